@@ -1,0 +1,159 @@
+// One typed configuration object, read from an optional JSON file (CONFIG_FILE) and
+// overridden by environment variables. A bad value stops the start and names its key.
+import { readFileSync } from 'node:fs';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** `sqlite:<path>` or `postgres://…` */
+  databaseUrl: string;
+  redisUrl: string | null;
+  marketplaceSecret: string | null;
+  jwtSecret: string | null;
+  /** Fastify's trustProxy: false, true (trust every proxy) or a comma-separated list of proxy addresses/CIDRs. */
+  trustProxy: boolean | string;
+  validationRateLimit: number;
+  webhookRateLimit: number;
+  /** 0 keeps every attempt. */
+  validationHistoryMax: number;
+  masterAdmin: { username: string; password: string; email: string | null } | null;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+type Source = Record<string, unknown>;
+
+/** Each setting: its environment variable and its path in the JSON file. */
+const KEYS = {
+  port: ['PORT', 'port'],
+  host: ['HOST', 'host'],
+  databaseUrl: ['DATABASE_URL', 'database.url'],
+  redisUrl: ['REDIS_URL', 'redis.url'],
+  marketplaceSecret: ['MARKETPLACE_SECRET', 'marketplace.secret'],
+  jwtSecret: ['JWT_SECRET', 'auth.jwtSecret'],
+  trustProxy: ['TRUST_PROXY', 'trustProxy'],
+  validationRateLimit: ['VALIDATION_RATE_LIMIT', 'rateLimits.validation'],
+  webhookRateLimit: ['WEBHOOK_RATE_LIMIT', 'rateLimits.webhook'],
+  validationHistoryMax: ['VALIDATION_HISTORY_MAX', 'validation.historyMax'],
+  masterAdminUsername: ['MASTER_ADMIN_USERNAME', 'masterAdmin.username'],
+  masterAdminPassword: ['MASTER_ADMIN_PASSWORD', 'masterAdmin.password'],
+  masterAdminEmail: ['MASTER_ADMIN_EMAIL', 'masterAdmin.email'],
+  logLevel: ['LOG_LEVEL', 'log.level'],
+} as const;
+
+type Key = keyof typeof KEYS;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function readFileSource(path: string): Source {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`CONFIG_FILE: cannot read ${path} (${(err as Error).message})`);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+    return parsed as Source;
+  } catch (err) {
+    throw new ConfigError(`CONFIG_FILE: ${path} is not a JSON object (${(err as Error).message})`);
+  }
+}
+
+function fromFile(file: Source, path: string): unknown {
+  let node: unknown = file;
+  for (const part of path.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Source)[part];
+  }
+  return node;
+}
+
+/**
+ * Loads the configuration. `env` defaults to process.env; tests pass their own.
+ * Throws ConfigError naming the offending key.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const file = env.CONFIG_FILE ? readFileSource(env.CONFIG_FILE) : {};
+
+  /** Raw value and the name to blame: the env variable when set, else the file key. */
+  const raw = (key: Key): { value: unknown; name: string } => {
+    const [envName, filePath] = KEYS[key];
+    const fromEnv = env[envName];
+    if (fromEnv !== undefined && fromEnv !== '') return { value: fromEnv, name: envName };
+    return { value: fromFile(file, filePath), name: `${filePath} (CONFIG_FILE)` };
+  };
+
+  const str = (key: Key): string | null => {
+    const { value, name } = raw(key);
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'string') throw new ConfigError(`${name} must be a string`);
+    return value;
+  };
+
+  const int = (key: Key, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+    const { value, name } = raw(key);
+    if (value === undefined || value === null) return fallback;
+    const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+      throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(value)}`);
+    }
+    return n;
+  };
+
+  const databaseUrl = str('databaseUrl') ?? 'sqlite:./data/licensing.db';
+  if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`${raw('databaseUrl').name} must be sqlite:<path> or postgres://…, got ${JSON.stringify(databaseUrl)}`);
+  }
+
+  const redisUrl = str('redisUrl');
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError(`${raw('redisUrl').name} must be a redis:// or rediss:// URL`);
+  }
+
+  const jwtSecret = str('jwtSecret');
+  if (jwtSecret !== null && Buffer.byteLength(jwtSecret, 'utf8') < 32) {
+    throw new ConfigError(`${raw('jwtSecret').name} must be at least 32 bytes long`);
+  }
+
+  const logLevel = str('logLevel') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`${raw('logLevel').name} must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+
+  const adminUsername = str('masterAdminUsername');
+  const adminPassword = str('masterAdminPassword');
+  if ((adminUsername === null) !== (adminPassword === null)) {
+    throw new ConfigError('MASTER_ADMIN_USERNAME and MASTER_ADMIN_PASSWORD must be set together');
+  }
+  if (adminPassword !== null && adminPassword.length < 8) {
+    throw new ConfigError(`${raw('masterAdminPassword').name} must be at least 8 characters`);
+  }
+
+  return {
+    port: int('port', 3000, 0, 65535),
+    host: str('host') ?? '0.0.0.0',
+    databaseUrl,
+    redisUrl,
+    marketplaceSecret: str('marketplaceSecret'),
+    jwtSecret,
+    trustProxy: parseTrustProxy(raw('trustProxy')),
+    validationRateLimit: int('validationRateLimit', 30, 1),
+    webhookRateLimit: int('webhookRateLimit', 60, 1),
+    validationHistoryMax: int('validationHistoryMax', 1000, 0),
+    masterAdmin:
+      adminUsername !== null && adminPassword !== null
+        ? { username: adminUsername, password: adminPassword, email: str('masterAdminEmail') }
+        : null,
+    logLevel,
+  };
+}
+
+function parseTrustProxy({ value, name }: { value: unknown; name: string }): boolean | string {
+  if (value === undefined || value === null || value === false || value === 'false') return false;
+  if (value === true || value === 'true') return true;
+  if (typeof value === 'string' && /^[0-9a-fA-F.:/, ]+$/.test(value)) return value;
+  throw new ConfigError(`${name} must be true, false or a comma-separated list of proxy addresses/CIDRs`);
+}

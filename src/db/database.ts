@@ -1,0 +1,50 @@
+// createDb: Kysely over better-sqlite3 (file in WAL mode) or over a pg pool, chosen by URL.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export interface DbHandle {
+  db: Db;
+  dialect: Dialect;
+}
+
+// int8 (bigint columns, count(*)) arrives from pg as a string; our values fit in a double.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export function createDb(databaseUrl: string): DbHandle {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const file = databaseUrl.slice('sqlite:'.length);
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const sqlite = new SqliteDatabase(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+  }
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types: pgTypes });
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+}
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

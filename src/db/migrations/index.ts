@@ -1,0 +1,8 @@
+// Every migration, in order. Listed here (not discovered on disk) so the compiled
+// build and the tests run exactly the same set. Add new files at the end.
+import type { Migration } from 'kysely';
+import * as foundation from './2026_11_21_0001_foundation.js';
+
+export const migrations: Record<string, Migration> = {
+  '2026_11_21_0001_foundation': foundation,
+};

@@ -1,0 +1,84 @@
+// One permission mechanism: a route declares `config.permission` (a permission string
+// or MASTER_ADMIN); this onRequest hook authenticates the caller (Bearer JWT or Basic),
+// re-reads the account and its roles, and checks the permission before the body is
+// even parsed. Routes without `config.permission` are public.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { actorFromStaff, hasPermission, type Actor } from '../modules/auth/actor.js';
+import { checkCredentials, INVALID_LOGIN } from '../modules/auth/auth.service.js';
+import { findStaffById } from '../modules/staff/staff.repository.js';
+import { clientIp } from './client-ip.js';
+import { HttpError } from './errors.js';
+
+export const MASTER_ADMIN = 'masterAdmin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Permission the caller must hold; MASTER_ADMIN for Master Admin only routes. */
+    permission?: string;
+  }
+  interface FastifyRequest {
+    /** The authenticated caller; set on every route that declares a permission. */
+    actor: Actor;
+  }
+}
+
+const CHALLENGE = { 'www-authenticate': 'Bearer realm="licensing"' };
+const unauthorized = (message: string) => new HttpError(401, message, CHALLENGE);
+
+async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<Actor> {
+  const header = request.headers.authorization;
+  if (!header) throw unauthorized('Authentication required');
+  const [scheme = '', credentials = ''] = header.trim().split(/\s+/, 2);
+
+  if (scheme.toLowerCase() === 'bearer') {
+    const staffId = credentials ? await app.tokens.verify(credentials) : null;
+    const staff = staffId ? await findStaffById(app.db, staffId) : undefined;
+    if (!staff || staff.active !== 1) throw unauthorized('Invalid or expired token');
+    return actorFromStaff(app.db, staff);
+  }
+
+  if (scheme.toLowerCase() === 'basic') {
+    const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw unauthorized('Malformed Basic credentials');
+    // Basic credentials are a password guess like a login: same brute-force limit.
+    const wait = app.loginLimiter.retryAfterSeconds(clientIp(request));
+    if (wait > 0) throw new HttpError(429, 'Too many login attempts. Try again later.', { 'retry-after': String(wait) });
+    try {
+      return await checkCredentials(app.db, decoded.slice(0, colon), decoded.slice(colon + 1));
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      if (err.message === INVALID_LOGIN) app.loginLimiter.recordFailure(clientIp(request));
+      throw unauthorized(err.message);
+    }
+  }
+
+  throw unauthorized('Authentication required');
+}
+
+export function registerAuthentication(app: FastifyInstance): void {
+  app.decorateRequest('actor', null as unknown as Actor);
+
+  app.addHook('onRequest', async (request) => {
+    const permission = request.routeOptions.config.permission;
+    if (permission === undefined) return;
+    const actor = await authenticate(app, request);
+    if (permission === MASTER_ADMIN) {
+      if (!actor.isMasterAdmin) throw new HttpError(403, 'Master Admin only');
+    } else if (!hasPermission(actor, permission)) {
+      throw new HttpError(403, `Missing permission: ${permission}`);
+    }
+    request.actor = actor;
+  });
+
+  // Document the requirement of every protected route in the OpenAPI description.
+  app.addHook('onRoute', (route) => {
+    const permission = route.config?.permission;
+    if (permission === undefined || !route.schema) return;
+    const requirement = permission === MASTER_ADMIN ? 'Master Admin only' : `Requires permission \`${permission}\``;
+    Object.assign(route.schema, {
+      security: [{ bearerAuth: [] }, { basicAuth: [] }],
+      description: [route.schema.description, requirement].filter(Boolean).join('\n\n'),
+    });
+  });
+}

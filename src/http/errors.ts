@@ -1,0 +1,50 @@
+// HttpError carries a status and a message for the client; the error handler turns
+// everything into {"error": "..."} and never leaks internals.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { formatValidationError } from './validation.js';
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+export const forbidden = (message: string) => new HttpError(403, message);
+
+/** Messages for Fastify's own client errors, which otherwise mention internals. */
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty but Content-Type is application/json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
+    }
+    if ((error as FastifyError).validation) {
+      return reply.code(400).send({ error: formatValidationError(error as FastifyError) });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = FASTIFY_MESSAGES[error.code] ?? (error.code?.startsWith('FST_') ? 'Bad request' : error.message);
+      return reply.code(status).send({ error: message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ error: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
+  );
+}

@@ -1,0 +1,56 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { MASTER_ADMIN } from '../../http/authenticate.js';
+import { IdParams, NoContent } from '../../http/schemas.js';
+import { CreateKeyBodySchema, RegistrationKeySchema } from './registration-keys.schemas.js';
+import * as keys from './registration-keys.service.js';
+
+const tags = ['Registration keys'];
+const config = { permission: MASTER_ADMIN };
+
+export const registrationKeysRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/admin/registration-keys',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Generate a single-use registration key',
+        description: 'The `key` is returned only here; store it or hand it over now.',
+        body: Type.Optional(CreateKeyBodySchema),
+        response: { 201: RegistrationKeySchema },
+      },
+    },
+    async (request, reply) => {
+      const note = request.body?.note;
+      const key = await app.transaction((trx) => keys.generateKey(trx, request.actor.username, note));
+      return reply.code(201).send(key);
+    },
+  );
+
+  app.get(
+    '/admin/registration-keys',
+    {
+      config,
+      schema: { tags, summary: 'List registration keys (without the keys themselves)', response: { 200: Type.Array(RegistrationKeySchema) } },
+    },
+    async () => keys.listKeys(app.db),
+  );
+
+  app.delete(
+    '/admin/registration-keys/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Revoke an unused registration key',
+        description: 'A key that was already used cannot be revoked: 409.',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await app.transaction((trx) => keys.revokeKey(trx, request.actor.username, request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+};

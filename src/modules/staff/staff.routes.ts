@@ -1,0 +1,84 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { IdParams, NoContent } from '../../http/schemas.js';
+import { RegisterBodySchema, SetActiveBodySchema, SetRolesBodySchema, StaffSchema } from './staff.schemas.js';
+import * as staff from './staff.service.js';
+
+const tags = ['Staff'];
+
+export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/staff/register',
+    {
+      schema: {
+        tags,
+        summary: 'Register a staff account with a single-use registration key',
+        description:
+          'Checks in order: missing fields 400; unknown key 403 `Invalid registration key`; used key 403 ' +
+          '`This registration key has already been used`; password under 8 characters 400; username taken 409; ' +
+          'unknown roleIds 400. A failed registration leaves the key unused.',
+        body: RegisterBodySchema,
+        response: { 201: StaffSchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await staff.register(app.db, request.body)),
+  );
+
+  app.get(
+    '/staff',
+    { config: { permission: 'staff:read' }, schema: { tags, summary: 'List staff accounts', response: { 200: Type.Array(StaffSchema) } } },
+    async () => staff.listStaff(app.db),
+  );
+
+  app.get(
+    '/staff/:id',
+    {
+      config: { permission: 'staff:read' },
+      schema: { tags, summary: 'Get a staff account', params: IdParams, response: { 200: StaffSchema } },
+    },
+    async (request) => staff.getStaff(app.db, request.params.id),
+  );
+
+  app.put(
+    '/staff/:id/roles',
+    {
+      config: { permission: 'staff:manage' },
+      schema: {
+        tags,
+        summary: "Replace an account's roles",
+        params: IdParams,
+        body: SetRolesBodySchema,
+        response: { 200: StaffSchema },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) => staff.setRoles(trx, request.actor.username, request.params.id, request.body.roleIds)),
+  );
+
+  app.put(
+    '/staff/:id/active',
+    {
+      config: { permission: 'staff:manage' },
+      schema: {
+        tags,
+        summary: 'Activate or deactivate an account (effective on its next request)',
+        params: IdParams,
+        body: SetActiveBodySchema,
+        response: { 200: StaffSchema },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) => staff.setActive(trx, request.actor.username, request.params.id, request.body.active)),
+  );
+
+  app.delete(
+    '/staff/:id',
+    {
+      config: { permission: 'staff:manage' },
+      schema: { tags, summary: 'Delete a staff account', params: IdParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      await app.transaction((trx) => staff.deleteStaff(trx, request.actor.username, request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+};

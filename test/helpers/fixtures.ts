@@ -1,0 +1,44 @@
+// Factories that create fresh records through the API for one test.
+import { randomBytes } from 'node:crypto';
+import type { TestApp } from './test-app.js';
+
+export const uniq = (prefix = 'x') => `${prefix}_${randomBytes(5).toString('hex')}`;
+
+export async function createRole(t: TestApp, permissions: string[], name = uniq('role')) {
+  const res = await t.admin('POST', '/roles', { body: { name, permissions } });
+  if (res.status !== 201) throw new Error(`createRole: ${res.status} ${res.text}`);
+  return res.json as { id: string; name: string; permissions: string[] };
+}
+
+export async function generateKey(t: TestApp): Promise<string> {
+  const res = await t.admin('POST', '/admin/registration-keys', { body: {} });
+  if (res.status !== 201) throw new Error(`generateKey: ${res.status} ${res.text}`);
+  return (res.json as { key: string }).key;
+}
+
+export interface StaffAccount {
+  id: string;
+  username: string;
+  password: string;
+  token: string;
+}
+
+/** Registers an account holding one fresh role with exactly `permissions`, and logs it in. */
+export async function staffWith(t: TestApp, permissions: string[]): Promise<StaffAccount> {
+  const role = await createRole(t, permissions);
+  const username = uniq('user');
+  const password = `pw-${randomBytes(8).toString('hex')}`;
+  const reg = await t.req('POST', '/staff/register', {
+    body: { registrationKey: await generateKey(t), username, email: `${username}@example.com`, password, roleIds: [role.id] },
+  });
+  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${reg.text}`);
+  const login = await t.req('POST', '/auth/login', { body: { username, password } });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${login.text}`);
+  return { id: (reg.json as { id: string }).id, username, password, token: (login.json as { token: string }).token };
+}
+
+/** Audit entries with the given name, newest first. */
+export async function auditEntries(t: TestApp, name?: string) {
+  const res = await t.admin('GET', `/actions?limit=1000${name ? `&name=${encodeURIComponent(name)}` : ''}`);
+  return res.json as { id: string; name: string; performedBy: string; timestampEpochMillis: number; data: string }[];
+}
