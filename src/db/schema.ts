@@ -50,6 +50,87 @@ export interface AuditEntriesTable {
   data: string;
 }
 
+export interface CustomersTable {
+  id: string;
+  name: string;
+  email: string;
+  /** JSON object of string values */
+  socials: string;
+  note: string | null;
+  /** copy of socials.MarketplaceID (unique) */
+  marketplace_user_id: string | null;
+  created_at: number;
+}
+
+export interface ProductsTable {
+  id: string;
+  name: string;
+  product_type: string;
+  description: string | null;
+  price: number;
+  requires_license: number;
+  is_subscription: number;
+  recurring_period_days: number | null;
+  max_ips: number | null;
+  max_hwids: number | null;
+  marketplace_resource_id: string | null;
+  created_at: number;
+}
+
+export interface LicensesTable {
+  /** the license key */
+  id: string;
+  product_id: string;
+  customer_id: string;
+  expires_at: number | null;
+  max_ips: number | null;
+  max_hwids: number | null;
+  version: number;
+  created_at: number;
+}
+
+export interface LicenseIpsTable {
+  license_id: string;
+  ip: string;
+  position: number;
+}
+
+export interface LicenseHwidsTable {
+  license_id: string;
+  hwid: string;
+  position: number;
+}
+
+export interface ValidationAttemptsTable {
+  id: string;
+  license_id: string;
+  hwid: string;
+  ip: string;
+  timestamp: number;
+  successful: number;
+  /** VALID, PRODUCT_MISMATCH, EXPIRED, IP_LIMIT_REACHED, HWID_LIMIT_REACHED */
+  reason: string;
+}
+
+export interface OrdersTable {
+  id: string;
+  customer_id: string;
+  total_amount: number;
+  created_at: number;
+}
+
+export interface OrderProductsTable {
+  order_id: string;
+  product_id: string;
+  position: number;
+}
+
+export interface OrderLicensesTable {
+  order_id: string;
+  license_id: string;
+  position: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   staff: StaffTable;
@@ -57,4 +138,13 @@ export interface Database {
   staff_roles: StaffRolesTable;
   registration_keys: RegistrationKeysTable;
   audit_entries: AuditEntriesTable;
+  customers: CustomersTable;
+  products: ProductsTable;
+  licenses: LicensesTable;
+  license_ips: LicenseIpsTable;
+  license_hwids: LicenseHwidsTable;
+  validation_attempts: ValidationAttemptsTable;
+  orders: OrdersTable;
+  order_products: OrderProductsTable;
+  order_licenses: OrderLicensesTable;
 }

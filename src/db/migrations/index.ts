@@ -2,7 +2,9 @@
 // build and the tests run exactly the same set. Add new files at the end.
 import type { Migration } from 'kysely';
 import * as foundation from './2026_11_21_0001_foundation.js';
+import * as businessRecords from './2026_11_21_0002_business_records.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
+  '2026_11_21_0002_business_records': businessRecords,
 };
