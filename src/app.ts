@@ -12,6 +12,7 @@ import { FailureLimiter } from './lib/failure-limiter.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createTokenService, resolveJwtSecret, type TokenService } from './modules/auth/tokens.js';
+import { customersRoutes } from './modules/customers/customers.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { registrationKeysRoutes } from './modules/registration-keys/registration-keys.routes.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
@@ -50,7 +51,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { maxParamLength: 4096 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const { db, dialect } = createDb(config.databaseUrl);
+  const { db, dialect } = createDb(config.databaseUrl, (err) => app.log.warn({ err }, 'idle database connection failed'));
   app.addHook('onClose', async () => db.destroy());
   await migrateToLatest(db);
 
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(registrationKeysRoutes);
   await app.register(rolesRoutes);
   await app.register(auditRoutes);
+  await app.register(customersRoutes);
 
   return app;
 }

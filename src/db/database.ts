@@ -23,7 +23,7 @@ const pgTypes = {
   },
 };
 
-export function createDb(databaseUrl: string): DbHandle {
+export function createDb(databaseUrl: string, onIdleError: (err: Error) => void = () => {}): DbHandle {
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -35,6 +35,8 @@ export function createDb(databaseUrl: string): DbHandle {
     return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types: pgTypes });
+  // An idle connection dropped by the server must not crash the process; the pool replaces it.
+  pool.on('error', onIdleError);
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
 }
 

@@ -10,3 +10,31 @@ export const ErrorSchema = Type.Object(
 
 /** 204 responses have no body. */
 export const NoContent = Type.Null({ description: 'No content' });
+
+/**
+ * `string | null` as one JSON-Schema type list (not anyOf), so a wrong value is
+ * reported as "note must be string,null" rather than an unnamed union failure.
+ */
+export const NullableString = (options: Record<string, unknown> = {}) =>
+  Type.Unsafe<string | null>({ ...options, type: ['string', 'null'] });
+
+/** `integer | null`; `minimum`/`maximum` apply to the integer. */
+export const NullableInteger = (options: Record<string, unknown> = {}) =>
+  Type.Unsafe<number | null>({ ...options, type: ['integer', 'null'] });
+
+/** Largest page a list returns; a larger `limit` is clamped to it (as on GET /actions). */
+export const MAX_PAGE_SIZE = 1000;
+
+/** `limit`/`offset` of the record lists; without `limit` a list returns every record. */
+export const PageQueryProperties = {
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: `Return at most this many records (values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}). Without it, every matching record is returned.`,
+      examples: [100],
+    }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Skip this many records first (default 0)', examples: [0] }),
+  ),
+};

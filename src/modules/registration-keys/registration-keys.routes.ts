@@ -12,16 +12,20 @@ export const registrationKeysRoutes: FastifyPluginAsyncTypebox = async (app) => 
     '/admin/registration-keys',
     {
       config,
+      // The body is optional: no body means no note.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       schema: {
         tags,
         summary: 'Generate a single-use registration key',
         description: 'The `key` is returned only here; store it or hand it over now.',
-        body: Type.Optional(CreateKeyBodySchema),
+        body: CreateKeyBodySchema,
         response: { 201: RegistrationKeySchema },
       },
     },
     async (request, reply) => {
-      const note = request.body?.note;
+      const note = request.body.note;
       const key = await app.transaction((trx) => keys.generateKey(trx, request.actor.username, note));
       return reply.code(201).send(key);
     },

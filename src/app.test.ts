@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestApp, type TestApp } from '../test/helpers/test-app.js';
+import { createRole } from './modules/roles/roles.service.js';
+
+describe.each(DIALECTS)('the HTTP surface (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  it('reports health and readiness', async () => {
+    expect((await t.req('GET', '/healthz')).json).toEqual({ status: 'ok' });
+    expect((await t.req('GET', '/readyz')).json).toEqual({ status: 'ready' });
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const res = await t.req('GET', '/nope');
+    expect(res.status).toBe(404);
+    expect(res.json.error).toMatch(/not found/);
+  });
+
+  it('answers malformed JSON, wrong content types and oversized bodies with a clean 4xx', async () => {
+    const json = { 'content-type': 'application/json' };
+    const malformed = await t.req('POST', '/auth/login', { rawBody: '{"username":', headers: json });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json).toEqual({ error: 'Request body is not valid JSON' });
+    const xml = await t.req('POST', '/auth/login', { rawBody: '<a/>', headers: { 'content-type': 'application/xml' } });
+    expect(xml.status).toBe(415);
+    expect(typeof xml.json.error).toBe('string');
+    const big = await t.req('POST', '/auth/login', { body: { username: 'x', password: 'y'.repeat(2 * 1024 * 1024) } });
+    expect(big.status).toBe(413);
+    expect(big.json.error).toMatch(/too large/);
+    for (const res of [malformed, xml, big]) expect(res.text).not.toMatch(/\n\s+at /);
+  });
+
+  it('serves an OpenAPI 3.1 document describing the routes and their permissions, and a docs page', async () => {
+    const res = await t.req('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.json.openapi).toBe('3.1.0');
+    expect(res.json.paths['/roles'].post.description).toContain('roles:write');
+    expect(res.json.paths['/staff/register'].post.security).toBeUndefined();
+    expect(res.json.paths['/admin/registration-keys'].post.security).toBeDefined();
+    expect((await t.req('GET', '/docs/')).status).toBe(200);
+  });
+
+  it('commits a mutation and its audit entry together or not at all', async () => {
+    const name = `rolled-back-${Date.now()}`;
+    await expect(
+      t.app.transaction(async (trx) => {
+        await createRole(trx, 'root', { name, permissions: [] });
+        throw new Error('fails after the write');
+      }),
+    ).rejects.toThrow('fails after the write');
+    const roles = await t.admin('GET', '/roles');
+    expect(roles.json.some((r: { name: string }) => r.name === name)).toBe(false);
+    const audit = await t.admin('GET', '/actions?limit=1000');
+    expect(audit.text).not.toContain(name);
+  });
+});

@@ -1,0 +1,59 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('has documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: 'sqlite:./data/licensing.db',
+      redisUrl: null,
+      marketplaceSecret: null,
+      jwtSecret: null,
+      trustProxy: false,
+      validationRateLimit: 30,
+      webhookRateLimit: 60,
+      validationHistoryMax: 1000,
+      masterAdmin: null,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads a JSON file and lets environment variables override it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ port: 4000, marketplace: { secret: 'from-file' }, rateLimits: { validation: 50 } }));
+    const config = loadConfig({ CONFIG_FILE: file, PORT: '5000' });
+    expect(config.port).toBe(5000);
+    expect(config.marketplaceSecret).toBe('from-file');
+    expect(config.validationRateLimit).toBe(50);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
+    [{ VALIDATION_RATE_LIMIT: '0' }, 'VALIDATION_RATE_LIMIT'],
+    [{ WEBHOOK_RATE_LIMIT: '1.5' }, 'WEBHOOK_RATE_LIMIT'],
+    [{ VALIDATION_HISTORY_MAX: '-1' }, 'VALIDATION_HISTORY_MAX'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ MASTER_ADMIN_USERNAME: 'boss' }, 'MASTER_ADMIN_PASSWORD'],
+    [{ MASTER_ADMIN_USERNAME: 'boss', MASTER_ADMIN_PASSWORD: 'short' }, 'MASTER_ADMIN_PASSWORD'],
+    [{ CONFIG_FILE: '/nonexistent/config.json' }, 'CONFIG_FILE'],
+  ])('stops on a bad value and names the key: %o', (env, key) => {
+    expect(() => loadConfig(env)).toThrow(key);
+  });
+
+  it('names the file key when the bad value comes from the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ rateLimits: { webhook: 'lots' } }));
+    expect(() => loadConfig({ CONFIG_FILE: file })).toThrow('rateLimits.webhook');
+  });
+});

@@ -1,0 +1,48 @@
+import type { Db } from '../../db/database.js';
+import { containsIgnoringCase, withPage, type Page } from '../../db/list-queries.js';
+import type { CustomersTable } from '../../db/schema.js';
+
+export type CustomerValues = Omit<CustomersTable, 'id' | 'created_at'>;
+
+export interface CustomerFilter extends Page {
+  email?: string;
+  q?: string;
+}
+
+export const findCustomer = (db: Db, id: string) =>
+  db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** The customer whose socials.MarketplaceID is `userId` (kept in its own unique column). */
+export const findCustomerByMarketplaceUserId = (db: Db, userId: string) =>
+  db.selectFrom('customers').selectAll().where('marketplace_user_id', '=', userId).executeTakeFirst();
+
+export function listCustomers(db: Db, filter: CustomerFilter): Promise<CustomersTable[]> {
+  let query = db.selectFrom('customers').selectAll();
+  if (filter.email !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['email']), '=', filter.email!.toLowerCase()));
+  if (filter.q !== undefined) query = query.where(containsIgnoringCase('name', filter.q));
+  return withPage(query.orderBy('created_at').orderBy('id'), filter).execute();
+}
+
+export const insertCustomer = (trx: Db, row: CustomersTable) => trx.insertInto('customers').values(row).execute();
+
+export async function updateCustomer(trx: Db, id: string, values: CustomerValues): Promise<boolean> {
+  const result = await trx.updateTable('customers').set(values).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export const deleteCustomer = (trx: Db, id: string) => trx.deleteFrom('customers').where('id', '=', id).execute();
+
+/** How many licenses and orders belong to the customer. */
+export async function countCustomerReferences(db: Db, id: string): Promise<{ licenses: number; orders: number }> {
+  const licenses = await db
+    .selectFrom('licenses')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('customer_id', '=', id)
+    .executeTakeFirstOrThrow();
+  const orders = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('customer_id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { licenses: Number(licenses.n), orders: Number(orders.n) };
+}

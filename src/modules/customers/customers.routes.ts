@@ -1,0 +1,84 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
+import { CustomerBodySchema, CustomerQuerySchema, CustomerSchema } from './customers.schemas.js';
+import * as customers from './customers.service.js';
+
+const tags = ['Customers'];
+
+export const customersRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/customers',
+    {
+      config: { permission: 'customers:read' },
+      schema: {
+        tags,
+        summary: 'List customers, oldest first',
+        description: 'Without query parameters, every customer. `limit`/`offset` page the list; `email` and `q` filter it.',
+        querystring: CustomerQuerySchema,
+        response: { 200: Type.Array(CustomerSchema) },
+      },
+    },
+    async (request) => customers.listCustomers(app.db, request.query),
+  );
+
+  app.post(
+    '/customers',
+    {
+      config: { permission: 'customers:write' },
+      schema: {
+        tags,
+        summary: 'Create a customer',
+        description: '409 when `socials.MarketplaceID` is already held by another customer.',
+        body: CustomerBodySchema,
+        response: { 201: CustomerSchema, 409: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const customer = await app.transaction((trx) => customers.createCustomer(trx, request.actor.username, request.body));
+      return reply.code(201).send(customer);
+    },
+  );
+
+  app.get(
+    '/customers/:id',
+    {
+      config: { permission: 'customers:read' },
+      schema: { tags, summary: 'Get a customer', params: IdParams, response: { 200: CustomerSchema, 404: ErrorSchema } },
+    },
+    async (request) => customers.getCustomer(app.db, request.params.id),
+  );
+
+  app.put(
+    '/customers/:id',
+    {
+      config: { permission: 'customers:write' },
+      schema: {
+        tags,
+        summary: 'Replace a customer (omitted socials become {}, an omitted note null)',
+        params: IdParams,
+        body: CustomerBodySchema,
+        response: { 200: CustomerSchema, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) => customers.updateCustomer(trx, request.actor.username, request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/customers/:id',
+    {
+      config: { permission: 'customers:delete' },
+      schema: {
+        tags,
+        summary: 'Delete a customer',
+        description: '409 while licenses or orders still reference the customer; the message says how many.',
+        params: IdParams,
+        response: { 204: NoContent, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await app.transaction((trx) => customers.deleteCustomer(trx, request.actor.username, request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+};

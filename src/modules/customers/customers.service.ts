@@ -1,0 +1,94 @@
+import type { Db } from '../../db/database.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import type { CustomersTable } from '../../db/schema.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { MAX_PAGE_SIZE } from '../../http/schemas.js';
+import { newId } from '../../lib/ids.js';
+import { referencedByMessage } from '../../lib/references.js';
+import { recordAudit } from '../audit/audit.service.js';
+import * as repo from './customers.repository.js';
+import type { Customer, CustomerBody, CustomerQuery, Socials } from './customers.schemas.js';
+
+const toCustomer = (row: CustomersTable): Customer => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  socials: JSON.parse(row.socials) as Socials,
+  note: row.note,
+  createdAtEpochMillis: row.created_at,
+});
+
+/** Full replacement: omitted socials become {}, an omitted note null. */
+function toValues(body: CustomerBody): repo.CustomerValues {
+  const socials = body.socials ?? {};
+  return {
+    name: body.name,
+    email: body.email,
+    socials: JSON.stringify(socials),
+    note: body.note ?? null,
+    // An empty id identifies nobody, so it does not claim the unique column.
+    marketplace_user_id: socials.MarketplaceID || null,
+  };
+}
+
+/** Runs a write; a taken MarketplaceID (also when two writes race) is a 409. */
+async function uniqueMarketplaceId<T>(body: CustomerBody, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    throw conflict(`socials.MarketplaceID ${body.socials?.MarketplaceID ?? ''} is already used by another customer`);
+  }
+}
+
+export async function getCustomer(db: Db, id: string): Promise<Customer> {
+  const row = await repo.findCustomer(db, id);
+  if (!row) throw notFound('Customer not found');
+  return toCustomer(row);
+}
+
+export async function listCustomers(db: Db, query: CustomerQuery): Promise<Customer[]> {
+  const limit = query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE);
+  return (await repo.listCustomers(db, { ...query, limit })).map(toCustomer);
+}
+
+/** The customer holding socials.MarketplaceID = `userId`, if any (for the marketplace webhook). */
+export async function findCustomerByMarketplaceUserId(db: Db, userId: string): Promise<Customer | undefined> {
+  const row = await repo.findCustomerByMarketplaceUserId(db, userId);
+  return row && toCustomer(row);
+}
+
+/**
+ * Creates a customer and its `customers.create` entry in the caller's transaction.
+ * A MarketplaceID another customer holds is a 409 HttpError.
+ */
+export async function createCustomer(trx: Db, actor: string, body: CustomerBody): Promise<Customer> {
+  const row: CustomersTable = { id: newId(), ...toValues(body), created_at: Date.now() };
+  await uniqueMarketplaceId(body, () => repo.insertCustomer(trx, row));
+  const customer = toCustomer(row);
+  await recordAudit(trx, actor, 'customers.create', customer);
+  return customer;
+}
+
+export async function updateCustomer(trx: Db, actor: string, id: string, body: CustomerBody): Promise<Customer> {
+  const updated = await uniqueMarketplaceId(body, () => repo.updateCustomer(trx, id, toValues(body)));
+  if (!updated) throw notFound('Customer not found');
+  const customer = await getCustomer(trx, id);
+  await recordAudit(trx, actor, 'customers.update', customer);
+  return customer;
+}
+
+/** Deletes a customer no license or order refers to; the entry holds the record as it was. */
+export async function deleteCustomer(trx: Db, actor: string, id: string): Promise<void> {
+  const customer = await getCustomer(trx, id);
+  const referenced = referencedByMessage('Customer', await repo.countCustomerReferences(trx, id));
+  if (referenced) throw conflict(referenced);
+  try {
+    await repo.deleteCustomer(trx, id);
+  } catch (err) {
+    // A license or order created for it since the count above.
+    if (isForeignKeyViolation(err)) throw conflict('Customer is referenced by a license or order');
+    throw err;
+  }
+  await recordAudit(trx, actor, 'customers.delete', customer);
+}
