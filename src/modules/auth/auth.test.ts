@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, SignJWT } from 'jose';
 import { ADMIN, DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { staffWith, uniq } from '../../../test/helpers/fixtures.js';
+import type { RequestOptions } from '../../../test/helpers/http.js';
 
 describe.each(DIALECTS)('authentication (%s)', (dialect) => {
   let t: TestApp;
@@ -61,7 +62,7 @@ describe.each(DIALECTS)('authentication (%s)', (dialect) => {
     const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(adminId)
       .setIssuedAt(Math.floor(Date.now() / 1000) - 7200).setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
       .sign(new TextEncoder().encode(t.config.jwtSecret!));
-    const cases = [
+    const cases: RequestOptions[] = [
       { headers: {} },
       { headers: { authorization: 'Bearer not-a-jwt' } },
       { headers: { authorization: 'Bearer' } },
