@@ -14,6 +14,8 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { createTokenService, resolveJwtSecret, type TokenService } from './modules/auth/tokens.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { ordersRoutes } from './modules/orders/orders.routes.js';
+import { productsRoutes } from './modules/products/products.routes.js';
 import { registrationKeysRoutes } from './modules/registration-keys/registration-keys.routes.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { ensureMasterAdmin } from './modules/staff/master-admin.js';
@@ -75,6 +77,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(rolesRoutes);
   await app.register(auditRoutes);
   await app.register(customersRoutes);
+  await app.register(productsRoutes);
+  await app.register(ordersRoutes);
 
   return app;
 }

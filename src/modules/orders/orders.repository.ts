@@ -1,0 +1,103 @@
+import type { Db } from '../../db/database.js';
+import { withPage, type Page } from '../../db/list-queries.js';
+import type { OrdersTable } from '../../db/schema.js';
+
+export interface OrderFilter extends Page {
+  customerId?: string;
+  productId?: string;
+}
+
+/** Keeps `in (…)` lists well below both databases' bound-parameter limits. */
+const CHUNK = 500;
+
+export const findOrder = (db: Db, id: string) =>
+  db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+
+export function listOrders(db: Db, filter: OrderFilter): Promise<OrdersTable[]> {
+  let query = db.selectFrom('orders').selectAll();
+  if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
+  if (filter.productId !== undefined) {
+    const productId = filter.productId;
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('order_products')
+          .select('order_products.order_id')
+          .whereRef('order_products.order_id', '=', 'orders.id')
+          .where('order_products.product_id', '=', productId),
+      ),
+    );
+  }
+  return withPage(query.orderBy('created_at').orderBy('id'), filter).execute();
+}
+
+/** Product ids per order, in position order, for all `orderIds` (one query per 500 orders). */
+export async function productIdsByOrder(db: Db, orderIds: readonly string[]): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>(orderIds.map((id) => [id, []]));
+  for (let i = 0; i < orderIds.length; i += CHUNK) {
+    const rows = await db
+      .selectFrom('order_products')
+      .select(['order_id', 'product_id'])
+      .where('order_id', 'in', orderIds.slice(i, i + CHUNK))
+      .orderBy('order_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) result.get(row.order_id)?.push(row.product_id);
+  }
+  return result;
+}
+
+/** License ids per order, in position order, for all `orderIds` (one query per 500 orders). */
+export async function licenseIdsByOrder(db: Db, orderIds: readonly string[]): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>(orderIds.map((id) => [id, []]));
+  for (let i = 0; i < orderIds.length; i += CHUNK) {
+    const rows = await db
+      .selectFrom('order_licenses')
+      .select(['order_id', 'license_id'])
+      .where('order_id', 'in', orderIds.slice(i, i + CHUNK))
+      .orderBy('order_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) result.get(row.order_id)?.push(row.license_id);
+  }
+  return result;
+}
+
+/** Which of `ids` are existing licenses (the licenses table belongs to the licenses module). */
+export async function existingLicenseIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('licenses').select('id').where('id', 'in', [...new Set(ids)]).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export const insertOrder = (trx: Db, row: OrdersTable) => trx.insertInto('orders').values(row).execute();
+
+export async function updateOrder(trx: Db, id: string, values: Pick<OrdersTable, 'customer_id' | 'total_amount'>): Promise<boolean> {
+  const result = await trx.updateTable('orders').set(values).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Deletes the order; its product and license rows go with it (ON DELETE CASCADE). */
+export const deleteOrder = (trx: Db, id: string) => trx.deleteFrom('orders').where('id', '=', id).execute();
+
+/** Replaces the order's products and licenses, keeping the given order. */
+export async function replaceOrderItems(
+  trx: Db,
+  orderId: string,
+  productIds: readonly string[],
+  licenseIds: readonly string[],
+): Promise<void> {
+  await trx.deleteFrom('order_products').where('order_id', '=', orderId).execute();
+  await trx.deleteFrom('order_licenses').where('order_id', '=', orderId).execute();
+  if (productIds.length > 0) {
+    await trx
+      .insertInto('order_products')
+      .values(productIds.map((productId, position) => ({ order_id: orderId, product_id: productId, position })))
+      .execute();
+  }
+  if (licenseIds.length > 0) {
+    await trx
+      .insertInto('order_licenses')
+      .values(licenseIds.map((licenseId, position) => ({ order_id: orderId, license_id: licenseId, position })))
+      .execute();
+  }
+}

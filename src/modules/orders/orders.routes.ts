@@ -1,0 +1,74 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
+import { OrderBodySchema, OrderQuerySchema, OrderSchema } from './orders.schemas.js';
+import * as orders from './orders.service.js';
+
+const tags = ['Orders'];
+const REFERENCES = 'Unknown `customerId`, `productIds` or `licenseIds` are 400 (`Unknown customerId: …`).';
+
+export const ordersRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/orders',
+    {
+      config: { permission: 'orders:read' },
+      schema: {
+        tags,
+        summary: 'List orders, oldest first',
+        description: 'Without query parameters, every order. `limit`/`offset` page the list; `customerId` and `productId` filter it.',
+        querystring: OrderQuerySchema,
+        response: { 200: Type.Array(OrderSchema) },
+      },
+    },
+    async (request) => orders.listOrders(app.db, request.query),
+  );
+
+  app.post(
+    '/orders',
+    {
+      config: { permission: 'orders:write' },
+      schema: { tags, summary: 'Create an order', description: REFERENCES, body: OrderBodySchema, response: { 201: OrderSchema } },
+    },
+    async (request, reply) => {
+      const order = await app.transaction((trx) => orders.createOrder(trx, request.actor.username, request.body));
+      return reply.code(201).send(order);
+    },
+  );
+
+  app.get(
+    '/orders/:id',
+    {
+      config: { permission: 'orders:read' },
+      schema: { tags, summary: 'Get an order', params: IdParams, response: { 200: OrderSchema, 404: ErrorSchema } },
+    },
+    async (request) => orders.getOrder(app.db, request.params.id),
+  );
+
+  app.put(
+    '/orders/:id',
+    {
+      config: { permission: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'Replace an order (omitted licenseIds become [])',
+        description: REFERENCES,
+        params: IdParams,
+        body: OrderBodySchema,
+        response: { 200: OrderSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) => orders.updateOrder(trx, request.actor.username, request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/orders/:id',
+    {
+      config: { permission: 'orders:delete' },
+      schema: { tags, summary: 'Delete an order', params: IdParams, response: { 204: NoContent, 404: ErrorSchema } },
+    },
+    async (request, reply) => {
+      await app.transaction((trx) => orders.deleteOrder(trx, request.actor.username, request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+};

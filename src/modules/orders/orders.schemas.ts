@@ -1,0 +1,47 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PageQueryProperties } from '../../http/schemas.js';
+import { MAX_AMOUNT } from '../products/products.schemas.js';
+
+const RecordId = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+
+export const OrderSchema = Type.Object({
+  id: Type.String({ description: 'Order id (UUIDv7)' }),
+  customerId: Type.String({ description: 'The buying customer' }),
+  productIds: Type.Array(Type.String(), { description: 'Products bought, in the order given (repeats allowed)' }),
+  totalAmount: Type.Number({ description: "In the account's base currency" }),
+  licenseIds: Type.Array(Type.String(), { description: 'Associated licenses, in the order given' }),
+  createdAtEpochMillis: Type.Number({ description: 'When the order was created' }),
+});
+export type Order = Static<typeof OrderSchema>;
+
+export const OrderBodySchema = Type.Object(
+  {
+    customerId: RecordId('Id of an existing customer (400 `Unknown customerId: …` otherwise)'),
+    productIds: Type.Array(RecordId('Product id'), {
+      minItems: 1,
+      maxItems: 100,
+      description: 'One or more existing product ids; order is kept and repeats are allowed',
+      examples: [['0190f0f0-0000-7000-8000-000000000001']],
+    }),
+    totalAmount: Type.Number({ minimum: 0, maximum: MAX_AMOUNT, description: "In the account's base currency", examples: [39.98] }),
+    licenseIds: Type.Optional(
+      Type.Array(RecordId('License id (the license key)'), {
+        maxItems: 100,
+        description: 'Existing license ids to associate; order is kept, a repeated id is listed once',
+        examples: [['ABCDE-FGHJK-MNPQR-STVWX-YZ012']],
+      }),
+    ),
+  },
+  {
+    description: 'An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]`.',
+    examples: [{ customerId: '0190f0f0-0000-7000-8000-00000000000c', productIds: ['0190f0f0-0000-7000-8000-000000000001'], totalAmount: 19.99 }],
+  },
+);
+export type OrderBody = Static<typeof OrderBodySchema>;
+
+export const OrderQuerySchema = Type.Object({
+  ...PageQueryProperties,
+  customerId: Type.Optional(Type.String({ maxLength: 200, description: 'Only orders of this customer' })),
+  productId: Type.Optional(Type.String({ maxLength: 200, description: 'Only orders containing this product' })),
+});
+export type OrderQuery = Static<typeof OrderQuerySchema>;

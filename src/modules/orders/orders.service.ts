@@ -1,0 +1,116 @@
+import type { Db } from '../../db/database.js';
+import { isForeignKeyViolation } from '../../db/errors.js';
+import type { OrdersTable } from '../../db/schema.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { MAX_PAGE_SIZE } from '../../http/schemas.js';
+import { newId } from '../../lib/ids.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { findCustomer } from '../customers/customers.repository.js';
+import { existingProductIds } from '../products/products.repository.js';
+import * as repo from './orders.repository.js';
+import type { Order, OrderQuery } from './orders.schemas.js';
+
+/** What an order is made of; the marketplace webhook passes this to createOrder too. */
+export interface OrderInput {
+  customerId: string;
+  productIds: readonly string[];
+  totalAmount: number;
+  /** omitted: none */
+  licenseIds?: readonly string[];
+}
+
+type OrderItems = Pick<Order, 'customerId' | 'productIds' | 'totalAmount' | 'licenseIds'>;
+
+const unique = (values: readonly string[]) => [...new Set(values)];
+
+/** Products may repeat (two of one product); a license is associated at most once. */
+const toItems = (input: OrderInput): OrderItems => ({
+  customerId: input.customerId,
+  productIds: [...input.productIds],
+  totalAmount: input.totalAmount,
+  licenseIds: unique(input.licenseIds ?? []),
+});
+
+const toOrder = (row: OrdersTable, productIds: string[], licenseIds: string[]): Order => ({
+  id: row.id,
+  customerId: row.customer_id,
+  productIds,
+  totalAmount: row.total_amount,
+  licenseIds,
+  createdAtEpochMillis: row.created_at,
+});
+
+async function assertReferencesExist(db: Db, items: OrderItems): Promise<void> {
+  if (!(await findCustomer(db, items.customerId))) throw badRequest(`Unknown customerId: ${items.customerId}`);
+  const products = await existingProductIds(db, items.productIds);
+  const unknownProducts = unique(items.productIds.filter((id) => !products.has(id)));
+  if (unknownProducts.length > 0) throw badRequest(`Unknown productIds: ${unknownProducts.join(', ')}`);
+  const licenses = await repo.existingLicenseIds(db, items.licenseIds);
+  const unknownLicenses = items.licenseIds.filter((id) => !licenses.has(id));
+  if (unknownLicenses.length > 0) throw badRequest(`Unknown licenseIds: ${unknownLicenses.join(', ')}`);
+}
+
+/** Writes the order's rows; a referenced record deleted since the check above is still a 400. */
+async function saveItems(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw badRequest('Unknown customerId, productIds or licenseIds: a referenced record was just deleted');
+    throw err;
+  }
+}
+
+export async function getOrder(db: Db, id: string): Promise<Order> {
+  const row = await repo.findOrder(db, id);
+  if (!row) throw notFound('Order not found');
+  const [products, licenses] = [await repo.productIdsByOrder(db, [id]), await repo.licenseIdsByOrder(db, [id])];
+  return toOrder(row, products.get(id) ?? [], licenses.get(id) ?? []);
+}
+
+/** The orders with their products and licenses, in three queries whatever their number. */
+export async function listOrders(db: Db, query: OrderQuery): Promise<Order[]> {
+  const limit = query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE);
+  const rows = await repo.listOrders(db, { ...query, limit });
+  const ids = rows.map((r) => r.id);
+  const [products, licenses] = [await repo.productIdsByOrder(db, ids), await repo.licenseIdsByOrder(db, ids)];
+  return rows.map((row) => toOrder(row, products.get(row.id) ?? [], licenses.get(row.id) ?? []));
+}
+
+/**
+ * Creates an order and its `orders.create` entry in the caller's transaction. Unknown
+ * customerId, productIds or licenseIds are a 400 HttpError.
+ */
+export async function createOrder(trx: Db, actor: string, input: OrderInput): Promise<Order> {
+  const items = toItems(input);
+  await assertReferencesExist(trx, items);
+  const row: OrdersTable = { id: newId(), customer_id: items.customerId, total_amount: items.totalAmount, created_at: Date.now() };
+  await saveItems(async () => {
+    await repo.insertOrder(trx, row);
+    await repo.replaceOrderItems(trx, row.id, items.productIds, items.licenseIds);
+  });
+  const order = toOrder(row, items.productIds, items.licenseIds);
+  await recordAudit(trx, actor, 'orders.create', order);
+  return order;
+}
+
+/** Full replacement: omitted licenseIds become []. */
+export async function updateOrder(trx: Db, actor: string, id: string, input: OrderInput): Promise<Order> {
+  const existing = await repo.findOrder(trx, id);
+  if (!existing) throw notFound('Order not found');
+  const items = toItems(input);
+  await assertReferencesExist(trx, items);
+  await saveItems(async () => {
+    await repo.updateOrder(trx, id, { customer_id: items.customerId, total_amount: items.totalAmount });
+    await repo.replaceOrderItems(trx, id, items.productIds, items.licenseIds);
+  });
+  const order = toOrder({ ...existing, customer_id: items.customerId, total_amount: items.totalAmount }, items.productIds, items.licenseIds);
+  await recordAudit(trx, actor, 'orders.update', order);
+  return order;
+}
+
+/** Deletes the order; the entry holds the record as it was. */
+export async function deleteOrder(trx: Db, actor: string, id: string): Promise<void> {
+  const order = await getOrder(trx, id);
+  await repo.deleteOrder(trx, id);
+  await recordAudit(trx, actor, 'orders.delete', order);
+}

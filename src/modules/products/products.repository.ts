@@ -1,0 +1,49 @@
+import type { Db } from '../../db/database.js';
+import { containsIgnoringCase, withPage, type Page } from '../../db/list-queries.js';
+import type { ProductsTable } from '../../db/schema.js';
+
+export type ProductValues = Omit<ProductsTable, 'id' | 'created_at'>;
+
+export const findProduct = (db: Db, id: string) =>
+  db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** The product the marketplace webhook sells under `resourceId`. */
+export const findProductByMarketplaceResourceId = (db: Db, resourceId: string) =>
+  db.selectFrom('products').selectAll().where('marketplace_resource_id', '=', resourceId).executeTakeFirst();
+
+export function listProducts(db: Db, filter: Page & { q?: string }): Promise<ProductsTable[]> {
+  let query = db.selectFrom('products').selectAll();
+  if (filter.q !== undefined) query = query.where(containsIgnoringCase('name', filter.q));
+  return withPage(query.orderBy('created_at').orderBy('id'), filter).execute();
+}
+
+/** Which of `ids` exist. */
+export async function existingProductIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('products').select('id').where('id', 'in', [...new Set(ids)]).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export const insertProduct = (trx: Db, row: ProductsTable) => trx.insertInto('products').values(row).execute();
+
+export async function updateProduct(trx: Db, id: string, values: ProductValues): Promise<boolean> {
+  const result = await trx.updateTable('products').set(values).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export const deleteProduct = (trx: Db, id: string) => trx.deleteFrom('products').where('id', '=', id).execute();
+
+/** How many licenses are for the product, and how many orders contain it. */
+export async function countProductReferences(db: Db, id: string): Promise<{ licenses: number; orders: number }> {
+  const licenses = await db
+    .selectFrom('licenses')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('product_id', '=', id)
+    .executeTakeFirstOrThrow();
+  const orders = await db
+    .selectFrom('order_products')
+    .select((eb) => eb.fn.count<number>('order_id').distinct().as('n'))
+    .where('product_id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { licenses: Number(licenses.n), orders: Number(orders.n) };
+}

@@ -1,0 +1,85 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
+import { ProductBodySchema, ProductQuerySchema, ProductSchema } from './products.schemas.js';
+import * as products from './products.service.js';
+
+const tags = ['Products'];
+
+export const productsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/products',
+    {
+      config: { permission: 'products:read' },
+      schema: {
+        tags,
+        summary: 'List products, oldest first',
+        description: 'Without query parameters, every product. `limit`/`offset` page the list; `q` filters it by name.',
+        querystring: ProductQuerySchema,
+        response: { 200: Type.Array(ProductSchema) },
+      },
+    },
+    async (request) => products.listProducts(app.db, request.query),
+  );
+
+  app.post(
+    '/products',
+    {
+      config: { permission: 'products:write' },
+      schema: {
+        tags,
+        summary: 'Create a product',
+        description: '409 when `marketplaceResourceId` is already held by another product.',
+        body: ProductBodySchema,
+        response: { 201: ProductSchema, 409: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const product = await app.transaction((trx) => products.createProduct(trx, request.actor.username, request.body));
+      return reply.code(201).send(product);
+    },
+  );
+
+  app.get(
+    '/products/:id',
+    {
+      config: { permission: 'products:read' },
+      schema: { tags, summary: 'Get a product', params: IdParams, response: { 200: ProductSchema, 404: ErrorSchema } },
+    },
+    async (request) => products.getProduct(app.db, request.params.id),
+  );
+
+  app.put(
+    '/products/:id',
+    {
+      config: { permission: 'products:write' },
+      schema: {
+        tags,
+        summary: 'Replace a product (omitted optional fields become null)',
+        description: 'Existing licenses keep their limits; only licenses created afterwards inherit new maxIps/maxHwids.',
+        params: IdParams,
+        body: ProductBodySchema,
+        response: { 200: ProductSchema, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) => products.updateProduct(trx, request.actor.username, request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/products/:id',
+    {
+      config: { permission: 'products:delete' },
+      schema: {
+        tags,
+        summary: 'Delete a product',
+        description: '409 while licenses or orders still reference the product; the message says how many.',
+        params: IdParams,
+        response: { 204: NoContent, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await app.transaction((trx) => products.deleteProduct(trx, request.actor.username, request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,75 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { NullableInteger, NullableString, PageQueryProperties } from '../../http/schemas.js';
+
+/** Largest value a PostgreSQL `integer` column holds. */
+const MAX_INT = 2_147_483_647;
+/** Keeps amounts finite: JSON numbers such as 1e400 parse to Infinity. */
+export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
+
+const slotLimit = (what: string) =>
+  NullableInteger({ minimum: 0, maximum: MAX_INT, description: `${what}; null means unlimited`, examples: [2] });
+
+export const ProductSchema = Type.Object({
+  id: Type.String({ description: 'Product id (UUIDv7)' }),
+  name: Type.String(),
+  productType: Type.String({ description: 'Category, for example `software` or `desktop`' }),
+  description: NullableString({ description: 'null when unset' }),
+  price: Type.Number({ description: "In the account's base currency" }),
+  requiresLicense: Type.Boolean(),
+  isSubscription: Type.Boolean(),
+  recurringPeriodDays: NullableInteger({ description: 'Days per billing cycle; null when unset' }),
+  maxIps: NullableInteger({ description: 'Default IP slot limit of new licenses; null means unlimited' }),
+  maxHwids: NullableInteger({ description: 'Default HWID slot limit of new licenses; null means unlimited' }),
+  marketplaceResourceId: NullableString({ description: 'Marketplace resource id the webhook matches; null when unset' }),
+  createdAtEpochMillis: Type.Number({ description: 'When the product was created' }),
+});
+export type Product = Static<typeof ProductSchema>;
+
+export const ProductBodySchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, examples: ['Acme Desktop'] }),
+    productType: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Category, for example `software` or `desktop`',
+      examples: ['software'],
+    }),
+    description: Type.Optional(NullableString({ maxLength: 10_000, examples: ['The desktop app, one seat'] })),
+    price: Type.Number({ minimum: 0, maximum: MAX_AMOUNT, description: "In the account's base currency", examples: [19.99] }),
+    requiresLicense: Type.Boolean({ examples: [true] }),
+    isSubscription: Type.Boolean({ examples: [false] }),
+    recurringPeriodDays: Type.Optional(
+      NullableInteger({
+        minimum: 0,
+        maximum: MAX_INT,
+        description: 'Days per billing cycle; relevant only when isSubscription is true',
+        examples: [30],
+      }),
+    ),
+    maxIps: Type.Optional(slotLimit('Default IP slot limit for licenses of this product')),
+    maxHwids: Type.Optional(slotLimit('Default HWID slot limit for licenses of this product')),
+    marketplaceResourceId: Type.Optional(
+      NullableString({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Marketplace resource id the webhook matches against `resource_id`; unique among products (409 otherwise)',
+        examples: ['12345'],
+      }),
+    ),
+  },
+  {
+    description:
+      'A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or ' +
+      'maxHwids does not change existing licenses.',
+    examples: [{ name: 'Acme Desktop', productType: 'software', price: 19.99, requiresLicense: true, isSubscription: false, maxIps: 2, maxHwids: 1 }],
+  },
+);
+export type ProductBody = Static<typeof ProductBodySchema>;
+
+export const ProductQuerySchema = Type.Object({
+  ...PageQueryProperties,
+  q: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Only products whose name contains this text (ignoring case)', examples: ['desktop'] }),
+  ),
+});
+export type ProductQuery = Static<typeof ProductQuerySchema>;

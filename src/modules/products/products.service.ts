@@ -1,0 +1,98 @@
+import type { Db } from '../../db/database.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import type { ProductsTable } from '../../db/schema.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { MAX_PAGE_SIZE } from '../../http/schemas.js';
+import { newId } from '../../lib/ids.js';
+import { referencedByMessage } from '../../lib/references.js';
+import { recordAudit } from '../audit/audit.service.js';
+import * as repo from './products.repository.js';
+import type { Product, ProductBody, ProductQuery } from './products.schemas.js';
+
+const toProduct = (row: ProductsTable): Product => ({
+  id: row.id,
+  name: row.name,
+  productType: row.product_type,
+  description: row.description,
+  price: row.price,
+  requiresLicense: row.requires_license === 1,
+  isSubscription: row.is_subscription === 1,
+  recurringPeriodDays: row.recurring_period_days,
+  maxIps: row.max_ips,
+  maxHwids: row.max_hwids,
+  marketplaceResourceId: row.marketplace_resource_id,
+  createdAtEpochMillis: row.created_at,
+});
+
+/** Full replacement: omitted optional fields become null. */
+const toValues = (body: ProductBody): repo.ProductValues => ({
+  name: body.name,
+  product_type: body.productType,
+  description: body.description ?? null,
+  price: body.price,
+  requires_license: body.requiresLicense ? 1 : 0,
+  is_subscription: body.isSubscription ? 1 : 0,
+  recurring_period_days: body.recurringPeriodDays ?? null,
+  max_ips: body.maxIps ?? null,
+  max_hwids: body.maxHwids ?? null,
+  marketplace_resource_id: body.marketplaceResourceId ?? null,
+});
+
+/** Runs a write; a marketplaceResourceId another product holds (also under a race) is a 409. */
+async function uniqueResourceId<T>(body: ProductBody, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    throw conflict(`marketplaceResourceId ${body.marketplaceResourceId ?? ''} is already used by another product`);
+  }
+}
+
+export async function getProduct(db: Db, id: string): Promise<Product> {
+  const row = await repo.findProduct(db, id);
+  if (!row) throw notFound('Product not found');
+  return toProduct(row);
+}
+
+export async function listProducts(db: Db, query: ProductQuery): Promise<Product[]> {
+  const limit = query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE);
+  return (await repo.listProducts(db, { ...query, limit })).map(toProduct);
+}
+
+/** The product whose marketplaceResourceId is `resourceId`, if any (for the marketplace webhook). */
+export async function findProductByMarketplaceResourceId(db: Db, resourceId: string): Promise<Product | undefined> {
+  const row = await repo.findProductByMarketplaceResourceId(db, resourceId);
+  return row && toProduct(row);
+}
+
+export async function createProduct(trx: Db, actor: string, body: ProductBody): Promise<Product> {
+  const row: ProductsTable = { id: newId(), ...toValues(body), created_at: Date.now() };
+  await uniqueResourceId(body, () => repo.insertProduct(trx, row));
+  const product = toProduct(row);
+  await recordAudit(trx, actor, 'products.create', product);
+  return product;
+}
+
+/** Existing licenses keep their limits: only licenses created later inherit new defaults. */
+export async function updateProduct(trx: Db, actor: string, id: string, body: ProductBody): Promise<Product> {
+  const updated = await uniqueResourceId(body, () => repo.updateProduct(trx, id, toValues(body)));
+  if (!updated) throw notFound('Product not found');
+  const product = await getProduct(trx, id);
+  await recordAudit(trx, actor, 'products.update', product);
+  return product;
+}
+
+/** Deletes a product no license or order refers to; the entry holds the record as it was. */
+export async function deleteProduct(trx: Db, actor: string, id: string): Promise<void> {
+  const product = await getProduct(trx, id);
+  const referenced = referencedByMessage('Product', await repo.countProductReferences(trx, id));
+  if (referenced) throw conflict(referenced);
+  try {
+    await repo.deleteProduct(trx, id);
+  } catch (err) {
+    // A license or order created for it since the count above.
+    if (isForeignKeyViolation(err)) throw conflict('Product is referenced by a license or order');
+    throw err;
+  }
+  await recordAudit(trx, actor, 'products.delete', product);
+}
