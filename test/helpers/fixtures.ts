@@ -1,5 +1,6 @@
 // Factories that create fresh records through the API for one test.
 import { randomBytes } from 'node:crypto';
+import { newLicenseKey } from '../../src/lib/ids.js';
 import type { TestApp } from './test-app.js';
 
 export const uniq = (prefix = 'x') => `${prefix}_${randomBytes(5).toString('hex')}`;
@@ -41,4 +42,47 @@ export async function staffWith(t: TestApp, permissions: string[]): Promise<Staf
 export async function auditEntries(t: TestApp, name?: string) {
   const res = await t.admin('GET', `/actions?limit=1000${name ? `&name=${encodeURIComponent(name)}` : ''}`);
   return res.json as { id: string; name: string; performedBy: string; timestampEpochMillis: number; data: string }[];
+}
+
+// ---- customers, products, orders -------------------------------------------
+
+export const customerBody = (over: Record<string, unknown> = {}) => {
+  const name = uniq('customer');
+  return { name, email: `${name}@example.com`, ...over };
+};
+
+export async function createCustomer(t: TestApp, over: Record<string, unknown> = {}) {
+  const res = await t.admin('POST', '/customers', { body: customerBody(over) });
+  if (res.status !== 201) throw new Error(`createCustomer: ${res.status} ${res.text}`);
+  return res.json as { id: string; name: string; email: string; socials: Record<string, string>; note: string | null; createdAtEpochMillis: number };
+}
+
+export const productBody = (over: Record<string, unknown> = {}) => ({
+  name: uniq('product'), productType: 'software', price: 19.99, requiresLicense: true, isSubscription: false, ...over,
+});
+
+export async function createProduct(t: TestApp, over: Record<string, unknown> = {}) {
+  const res = await t.admin('POST', '/products', { body: productBody(over) });
+  if (res.status !== 201) throw new Error(`createProduct: ${res.status} ${res.text}`);
+  return res.json as { id: string; name: string; price: number; maxIps: number | null; maxHwids: number | null; marketplaceResourceId: string | null; createdAtEpochMillis: number };
+}
+
+/** An order for a fresh customer and product unless `over` names them. */
+export async function createOrder(t: TestApp, over: Record<string, unknown> = {}) {
+  const body: Record<string, unknown> = { totalAmount: 10, ...over };
+  body.customerId ??= (await createCustomer(t)).id;
+  body.productIds ??= [(await createProduct(t)).id];
+  const res = await t.admin('POST', '/orders', { body });
+  if (res.status !== 201) throw new Error(`createOrder: ${res.status} ${res.text}`);
+  return res.json as { id: string; customerId: string; productIds: string[]; totalAmount: number; licenseIds: string[]; createdAtEpochMillis: number };
+}
+
+/** A license row written straight to the database (for tests that only need one to exist). */
+export async function insertLicenseRow(t: TestApp, productId: string, customerId: string): Promise<string> {
+  const id = newLicenseKey();
+  await t.app.db
+    .insertInto('licenses')
+    .values({ id, product_id: productId, customer_id: customerId, expires_at: null, max_ips: null, max_hwids: null, version: 1, created_at: Date.now() })
+    .execute();
+  return id;
 }
