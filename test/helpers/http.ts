@@ -14,6 +14,7 @@ export interface RequestOptions {
   /** sent verbatim; set content-type in headers */
   rawBody?: string | Buffer;
   form?: Record<string, string>;
+  multipart?: Record<string, string>;
   token?: string;
   basic?: [string, string];
   headers?: Record<string, string>;
@@ -30,6 +31,13 @@ export function request(baseUrl: string, method: string, path: string, opts: Req
   } else if (opts.form !== undefined) {
     payload = Buffer.from(new URLSearchParams(opts.form).toString());
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  } else if (opts.multipart !== undefined) {
+    const boundary = `----test${Date.now().toString(16)}`;
+    const parts = Object.entries(opts.multipart).map(
+      ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    );
+    payload = Buffer.from(`${parts.join('')}--${boundary}--\r\n`);
+    headers['content-type'] ??= `multipart/form-data; boundary=${boundary}`;
   } else if (opts.rawBody !== undefined) {
     payload = Buffer.isBuffer(opts.rawBody) ? opts.rawBody : Buffer.from(opts.rawBody);
   }

@@ -1,0 +1,56 @@
+// POST /marketplace, /marketplace/license and /integrations/marketplace: public, form,
+// multipart or JSON bodies, plain-text answers (the key itself on success).
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { HttpError } from '../../http/errors.js';
+import { formatValidationError } from '../../http/validation.js';
+import { WebhookBodySchema } from './marketplace.schemas.js';
+import { handleWebhook } from './marketplace.service.js';
+
+export const WEBHOOK_PATHS = ['/marketplace', '/marketplace/license', '/integrations/marketplace'];
+const TEXT = 'text/plain; charset=UTF-8';
+
+export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
+  // Form parsers only in this plugin: the rest of the API stays JSON-only.
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fields: 20, fieldSize: 8 * 1024, files: 0, parts: 20 },
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500 && !(error instanceof HttpError)) {
+      request.log.error({ err: error }, 'marketplace webhook failed');
+      return reply.code(500).type(TEXT).send('Internal server error');
+    }
+    if (error instanceof HttpError) reply.headers(error.headers);
+    const message =
+      error instanceof HttpError ? error.message : error.validation ? formatValidationError(error) : 'Malformed request body';
+    return reply.code(status).type(TEXT).send(message);
+  });
+
+  for (const url of WEBHOOK_PATHS) {
+    app.post(
+      url,
+      {
+        schema: {
+          tags: ['Marketplace'],
+          summary: 'Issue (or re-issue) the license key of a marketplace buyer',
+          description:
+            'Accepts application/x-www-form-urlencoded, multipart/form-data or JSON. Success: 200 text/plain, the ' +
+            'license key. Errors are plain text: 400 missing fields, 401 `Invalid secret`, 404 unknown resource, ' +
+            '429 rate limited, 503 no secret configured. The three paths are equivalent.',
+          consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'],
+          body: WebhookBodySchema,
+        },
+      },
+      async (request, reply) => {
+        const body = request.body !== null && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+        const key = await handleWebhook({ db: app.db, dialect: app.dialect, secret: app.config.marketplaceSecret }, body);
+        return reply.type(TEXT).send(key);
+      },
+    );
+  }
+};

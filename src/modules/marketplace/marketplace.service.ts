@@ -1,0 +1,127 @@
+// The marketplace webhook: find or create the buyer, return their active license for
+// the product or issue a new one with its order. Concurrent identical calls are
+// serialised per buyer, so they create one customer, one license and one order.
+import type { Db, Dialect } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { isBusy, lockKey } from '../../db/locks.js';
+import { HttpError } from '../../http/errors.js';
+import { safeEqual } from '../../lib/secrets.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { createCustomer, findCustomerByMarketplaceUserId } from '../customers/customers.service.js';
+import { findActiveLicense, insertLicense } from '../licenses/licenses.service.js';
+import type { License } from '../licenses/licenses.schemas.js';
+import { createOrder } from '../orders/orders.service.js';
+import { findProductByMarketplaceResourceId } from '../products/products.service.js';
+import type { Product } from '../products/products.schemas.js';
+import type { WebhookRequest } from './marketplace.schemas.js';
+
+export const MARKETPLACE_ACTOR = 'marketplace';
+const DAY_MS = 24 * 60 * 60 * 1000;
+const REQUIRED = ['user_id', 'resource_id', 'secret'] as const;
+const ATTEMPTS = 3;
+
+export interface WebhookContext {
+  db: Db;
+  dialect: Dialect;
+  secret: string | null;
+}
+
+/** Form fields are strings; JSON may carry numeric ids, taken as their text. Empty = absent. */
+function field(body: Record<string, unknown>, name: string): string | null {
+  const value = body[name];
+  if (typeof value === 'string') return value.trim() === '' ? null : value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return null;
+}
+
+async function reject(ctx: WebhookContext, status: number, message: string, data: object): Promise<never> {
+  await ctx.db.transaction().execute((trx) => recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.reject', data));
+  throw new HttpError(status, message);
+}
+
+/** Steps 1 and 2 of SPEC.md: the secret and the product. Rejections are audited. */
+async function admit(ctx: WebhookContext, body: Record<string, unknown>): Promise<{ request: WebhookRequest; product: Product }> {
+  if (ctx.secret === null) throw new HttpError(503, 'Marketplace webhook is not configured');
+  const missing = REQUIRED.filter((name) => field(body, name) === null);
+  if (missing.length > 0) throw new HttpError(400, `Missing required form fields: ${missing.join(', ')}`);
+  const request: WebhookRequest = {
+    userId: field(body, 'user_id')!,
+    resourceId: field(body, 'resource_id')!,
+    steamId: field(body, 'steam_id'),
+    versionId: field(body, 'version_id'),
+    versionNumber: field(body, 'version_number'),
+  };
+  const ids = { user_id: request.userId, resource_id: request.resourceId };
+  if (!safeEqual(field(body, 'secret')!, ctx.secret)) {
+    return reject(ctx, 401, 'Invalid secret', { ...ids, reason: 'invalid secret' });
+  }
+  const product = await findProductByMarketplaceResourceId(ctx.db, request.resourceId);
+  if (!product) {
+    return reject(ctx, 404, `No product found with marketplace resource ID ${request.resourceId}`, {
+      ...ids,
+      reason: 'unknown resource',
+    });
+  }
+  return { request, product };
+}
+
+/** Steps 3 to 6, in one transaction holding the buyer's lock. */
+async function issue(trx: Db, ctx: WebhookContext, request: WebhookRequest, product: Product): Promise<License> {
+  await lockKey(trx, ctx.dialect, `marketplace:${request.userId}`);
+  const customer =
+    (await findCustomerByMarketplaceUserId(trx, request.userId)) ??
+    (await createCustomer(trx, MARKETPLACE_ACTOR, {
+      name: `Marketplace user ${request.userId}`,
+      email: `${request.userId}@marketplace.invalid`,
+      socials: { MarketplaceID: request.userId, ...(request.steamId ? { SteamID: request.steamId } : {}) },
+    }));
+  // The entry holds the license (without its attempt history) and what the marketplace sent.
+  const entry = ({ validationAttempts, ...license }: License) => ({
+    ...license,
+    marketplace: {
+      user_id: request.userId,
+      resource_id: request.resourceId,
+      version_id: request.versionId,
+      version_number: request.versionNumber,
+    },
+  });
+
+  const existing = await findActiveLicense(trx, customer.id, product.id);
+  if (existing) {
+    await recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.reuse', entry(existing));
+    return existing;
+  }
+
+  const expiresAtEpochMillis =
+    product.isSubscription && product.recurringPeriodDays ? Date.now() + product.recurringPeriodDays * DAY_MS : null;
+  // marketplace.license.create below is this license's audit entry.
+  const license = await insertLicense(trx, {
+    productId: product.id,
+    customerId: customer.id,
+    expiresAtEpochMillis, // limits are left out so they come from the product
+  });
+  await createOrder(trx, MARKETPLACE_ACTOR, {
+    customerId: customer.id,
+    productIds: [product.id],
+    totalAmount: product.price,
+    licenseIds: [license.id],
+  });
+  await recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.create', entry(license));
+  return license;
+}
+
+/** Handles one webhook call; returns the license key or throws an HttpError. */
+export async function handleWebhook(ctx: WebhookContext, body: Record<string, unknown>): Promise<string> {
+  const { request, product } = await admit(ctx, body);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const license = await ctx.db.transaction().execute((trx) => issue(trx, ctx, request, product));
+      return license.id;
+    } catch (err) {
+      // Another instance created the buyer, or held SQLite's write lock, first: the
+      // next attempt sees its work and reuses it.
+      const raced = isUniqueViolation(err) || isBusy(err) || (err instanceof HttpError && err.statusCode === 409);
+      if (attempt >= ATTEMPTS || !raced) throw err;
+    }
+  }
+}
