@@ -14,6 +14,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { createTokenService, resolveJwtSecret, type TokenService } from './modules/auth/tokens.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 import { marketplaceRoutes } from './modules/marketplace/marketplace.routes.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { productsRoutes } from './modules/products/products.routes.js';
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(customersRoutes);
   await app.register(productsRoutes);
   await app.register(ordersRoutes);
+  await app.register(licensesRoutes);
   await app.register(marketplaceRoutes);
 
   return app;

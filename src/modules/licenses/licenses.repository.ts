@@ -1,0 +1,158 @@
+// Every query of the license records (CRUD side). Bound lists and attempts are loaded
+// for a whole selection of licenses with one query each, never one license at a time.
+import type { Db } from '../../db/database.js';
+import { withPage, type Page } from '../../db/list-queries.js';
+import type { LicensesTable, ValidationAttemptsTable } from '../../db/schema.js';
+
+export interface LicenseFilter extends Page {
+  id?: string;
+  customerId?: string;
+  productId?: string;
+}
+
+/** Ids of the selected licenses, oldest first: the list itself and the children's subquery. */
+function selectedIds(db: Db, filter: LicenseFilter) {
+  let query = db.selectFrom('licenses').select('licenses.id');
+  if (filter.id !== undefined) query = query.where('licenses.id', '=', filter.id);
+  if (filter.customerId !== undefined) query = query.where('licenses.customer_id', '=', filter.customerId);
+  if (filter.productId !== undefined) query = query.where('licenses.product_id', '=', filter.productId);
+  return withPage(query.orderBy('licenses.created_at').orderBy('licenses.id'), filter);
+}
+
+export function findLicenseRows(db: Db, filter: LicenseFilter): Promise<LicensesTable[]> {
+  return db
+    .selectFrom('licenses')
+    .selectAll()
+    .where('id', 'in', selectedIds(db, filter))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export const ipRowsOf = (db: Db, filter: LicenseFilter) =>
+  db
+    .selectFrom('license_ips')
+    .select(['license_id', 'ip'])
+    .where('license_id', 'in', selectedIds(db, filter))
+    .orderBy('license_id')
+    .orderBy('position')
+    .execute();
+
+export const hwidRowsOf = (db: Db, filter: LicenseFilter) =>
+  db
+    .selectFrom('license_hwids')
+    .select(['license_id', 'hwid'])
+    .where('license_id', 'in', selectedIds(db, filter))
+    .orderBy('license_id')
+    .orderBy('position')
+    .execute();
+
+/** Attempts oldest first (the index on license_id, timestamp, id serves the order). */
+export const attemptRowsOf = (db: Db, filter: LicenseFilter) =>
+  db
+    .selectFrom('validation_attempts')
+    .select(['license_id', 'hwid', 'ip', 'timestamp', 'successful', 'reason'])
+    .where('license_id', 'in', selectedIds(db, filter))
+    .orderBy('license_id')
+    .orderBy('timestamp')
+    .orderBy('id')
+    .execute();
+
+/** A customer's license for the product that has not expired at `now`, oldest first. */
+export const findActiveLicenseRow = (db: Db, customerId: string, productId: string, now: number) =>
+  db
+    .selectFrom('licenses')
+    .selectAll()
+    .where('customer_id', '=', customerId)
+    .where('product_id', '=', productId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+
+// ---- writes -----------------------------------------------------------------------
+
+export const insertLicense = (trx: Db, row: LicensesTable) => trx.insertInto('licenses').values(row).execute();
+
+/** The optimistic-concurrency step: succeeds only when the stored version is `version`. */
+export async function bumpVersion(trx: Db, id: string, version: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('licenses')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export const updateLicenseFields = (
+  trx: Db,
+  id: string,
+  values: Pick<LicensesTable, 'product_id' | 'customer_id' | 'expires_at' | 'max_ips' | 'max_hwids'>,
+) => trx.updateTable('licenses').set(values).where('id', '=', id).execute();
+
+export async function storedVersion(db: Db, id: string): Promise<number | undefined> {
+  const row = await db.selectFrom('licenses').select('version').where('id', '=', id).executeTakeFirst();
+  return row?.version;
+}
+
+/** Deletes the license; bindings, attempts and order links go with it (ON DELETE CASCADE). */
+export async function deleteLicense(trx: Db, id: string): Promise<boolean> {
+  const result = await trx.deleteFrom('licenses').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Rows per INSERT: stays under SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 500;
+
+async function insertChunked<T extends 'license_ips' | 'license_hwids' | 'validation_attempts'>(
+  trx: Db,
+  table: T,
+  rows: readonly object[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await trx
+      .insertInto(table)
+      .values(rows.slice(i, i + CHUNK) as never)
+      .execute();
+  }
+}
+
+export async function replaceIps(trx: Db, licenseId: string, ips: readonly string[]): Promise<void> {
+  await trx.deleteFrom('license_ips').where('license_id', '=', licenseId).execute();
+  await insertChunked(trx, 'license_ips', ips.map((ip, position) => ({ license_id: licenseId, ip, position })));
+}
+
+export async function replaceHwids(trx: Db, licenseId: string, hwids: readonly string[]): Promise<void> {
+  await trx.deleteFrom('license_hwids').where('license_id', '=', licenseId).execute();
+  await insertChunked(trx, 'license_hwids', hwids.map((hwid, position) => ({ license_id: licenseId, hwid, position })));
+}
+
+export async function replaceAttempts(trx: Db, licenseId: string, rows: readonly ValidationAttemptsTable[]): Promise<void> {
+  await trx.deleteFrom('validation_attempts').where('license_id', '=', licenseId).execute();
+  await insertChunked(trx, 'validation_attempts', rows);
+}
+
+/** Deletes all but the `keep` most recent attempts of the license. */
+export async function pruneAttempts(trx: Db, licenseId: string, keep: number): Promise<void> {
+  const cutoff = await trx
+    .selectFrom('validation_attempts')
+    .select(['timestamp', 'id'])
+    .where('license_id', '=', licenseId)
+    .orderBy('timestamp', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(keep - 1)
+    .executeTakeFirst();
+  if (!cutoff) return;
+  await trx
+    .deleteFrom('validation_attempts')
+    .where('license_id', '=', licenseId)
+    .where((eb) =>
+      eb.or([
+        eb('timestamp', '<', cutoff.timestamp),
+        eb.and([eb('timestamp', '=', cutoff.timestamp), eb('id', '<', cutoff.id)]),
+      ]),
+    )
+    .execute();
+}

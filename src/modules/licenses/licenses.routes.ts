@@ -1,0 +1,89 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { IdParams, NoContent } from '../../http/schemas.js';
+import { CreateLicenseBodySchema, LicenseSchema, ListLicensesQuerySchema, UpdateLicenseBodySchema } from './licenses.schemas.js';
+import * as licenses from './licenses.service.js';
+
+const tags = ['Licenses'];
+
+export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/licenses',
+    {
+      config: { permission: 'licenses:read' },
+      schema: {
+        tags,
+        summary: 'List licenses with their bindings and validation history, oldest first',
+        description: 'Without query parameters every license is returned. `limit`/`offset` page through them.',
+        querystring: ListLicensesQuerySchema,
+        response: { 200: Type.Array(LicenseSchema) },
+      },
+    },
+    async (request) => licenses.listLicenses(app.db, request.query),
+  );
+
+  app.post(
+    '/licenses',
+    {
+      config: { permission: 'licenses:write' },
+      schema: {
+        tags,
+        summary: 'Issue a license (omitted slot limits take the product defaults)',
+        description: 'Unknown `productId` or `customerId` is 400.',
+        body: CreateLicenseBodySchema,
+        response: { 201: LicenseSchema },
+      },
+    },
+    async (request, reply) => {
+      const license = await app.transaction((trx) => licenses.createLicense(trx, request.actor.username, request.body));
+      return reply.code(201).send(license);
+    },
+  );
+
+  app.get(
+    '/licenses/:id',
+    {
+      config: { permission: 'licenses:read' },
+      schema: { tags, summary: 'Get a license with its bindings and validation history', params: IdParams, response: { 200: LicenseSchema } },
+    },
+    async (request) => licenses.getLicense(app.db, request.params.id),
+  );
+
+  app.put(
+    '/licenses/:id',
+    {
+      config: { permission: 'licenses:write' },
+      schema: {
+        tags,
+        summary: 'Replace a license (optimistic concurrency on `version`)',
+        description:
+          'Omitted `expiresAtEpochMillis`, `maxIps`, `maxHwids` become null; omitted `usedIps`, `usedHwids`, ' +
+          '`validationAttempts` become empty. The lists given replace the stored ones. A `version` other than the ' +
+          'stored one is 409 `Version conflict: expected <stored>, got <given>`; on success the version grows by 1.',
+        params: IdParams,
+        body: UpdateLicenseBodySchema,
+        response: { 200: LicenseSchema },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) =>
+        licenses.updateLicense(trx, request.actor.username, request.params.id, request.body, app.config.validationHistoryMax),
+      ),
+  );
+
+  app.delete(
+    '/licenses/:id',
+    {
+      config: { permission: 'licenses:delete' },
+      schema: {
+        tags,
+        summary: 'Delete a license (it disappears from every order)',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await app.transaction((trx) => licenses.deleteLicense(trx, request.actor.username, request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,118 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { NullableInteger, PageQueryProperties } from '../../http/schemas.js';
+import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
+
+/** Why a validation attempt ended as it did: the first failed check, or VALID. */
+export const REASONS = ['VALID', 'PRODUCT_MISMATCH', 'EXPIRED', 'IP_LIMIT_REACHED', 'HWID_LIMIT_REACHED', 'UNKNOWN'] as const;
+export type Reason = (typeof REASONS)[number];
+
+/** Largest value a PostgreSQL `integer` column holds. */
+const MAX_INT = 2_147_483_647;
+
+const SlotLimit = (what: string) =>
+  NullableInteger({ minimum: 0, maximum: MAX_INT, description: `Most ${what} that may be bound; null means unlimited`, examples: [3] });
+
+const Expiry = NullableInteger({
+  minimum: -Number.MAX_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'Epoch millis at which the license stops validating; null means perpetual',
+  examples: [1893456000000],
+});
+
+export const ValidationAttemptSchema = Type.Object({
+  hwid: Type.String({ description: 'Hardware id the client presented' }),
+  ip: Type.String({ description: 'Client IP address the request came from' }),
+  timestampEpochMillis: Type.Number({ description: 'When the attempt was made' }),
+  successful: Type.Boolean({ description: 'Whether the license validated' }),
+  reason: Type.Unsafe<Reason>({
+    type: 'string',
+    enum: [...REASONS],
+    description: 'First check that failed, or VALID (UNKNOWN only for failed attempts imported through PUT without a reason)',
+  }),
+});
+export type ValidationAttempt = Static<typeof ValidationAttemptSchema>;
+
+export const LicenseSchema = Type.Object({
+  id: Type.String({ description: 'The license key that client software presents', pattern: LICENSE_KEY_PATTERN }),
+  productId: Type.String({ description: 'Product the license is for' }),
+  customerId: Type.String({ description: 'Owning customer' }),
+  expiresAtEpochMillis: Expiry,
+  maxIps: SlotLimit('IP addresses'),
+  maxHwids: SlotLimit('hardware ids'),
+  usedIps: Type.Array(Type.String(), { description: 'Bound IP addresses, in binding order' }),
+  usedHwids: Type.Array(Type.String(), { description: 'Bound hardware ids, in binding order' }),
+  version: Type.Integer({ description: 'Starts at 1; every successful PUT adds 1 (validation never changes it)' }),
+  validationAttempts: Type.Array(ValidationAttemptSchema, {
+    description: 'Most recent validation attempts (VALIDATION_HISTORY_MAX, default 1000), oldest first',
+  }),
+  createdAtEpochMillis: Type.Number({ description: 'When the license was issued' }),
+});
+export type License = Static<typeof LicenseSchema>;
+
+const ProductId = Type.String({ minLength: 1, description: 'Id of an existing product' });
+const CustomerId = Type.String({ minLength: 1, description: 'Id of an existing customer' });
+
+export const CreateLicenseBodySchema = Type.Object({
+  productId: ProductId,
+  customerId: CustomerId,
+  expiresAtEpochMillis: Type.Optional(Expiry),
+  maxIps: Type.Optional(SlotLimit("IP addresses (omitted: the product's default)")),
+  maxHwids: Type.Optional(SlotLimit("hardware ids (omitted: the product's default)")),
+});
+export type CreateLicenseBody = Static<typeof CreateLicenseBodySchema>;
+
+const AttemptInputSchema = Type.Object({
+  hwid: Type.String({ maxLength: 1024 }),
+  ip: Type.String({ maxLength: 1024 }),
+  timestampEpochMillis: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+  successful: Type.Boolean(),
+  reason: Type.Optional(
+    Type.Unsafe<Reason>({
+      type: 'string',
+      enum: [...REASONS],
+      description: 'Defaults to VALID for successful attempts and UNKNOWN otherwise',
+    }),
+  ),
+});
+export type AttemptInput = Static<typeof AttemptInputSchema>;
+
+const BoundList = (what: string) =>
+  Type.Array(Type.String({ maxLength: 1024 }), {
+    maxItems: 10_000,
+    description: `The complete list of bound ${what} (omitted = none); duplicates are dropped`,
+    examples: [[]],
+  });
+
+export const UpdateLicenseBodySchema = Type.Object({
+  productId: ProductId,
+  customerId: CustomerId,
+  version: Type.Integer({ minimum: -MAX_INT - 1, maximum: MAX_INT, description: 'The version you read; a different stored version is 409', examples: [1] }),
+  expiresAtEpochMillis: Type.Optional(Expiry),
+  maxIps: Type.Optional(SlotLimit('IP addresses')),
+  maxHwids: Type.Optional(SlotLimit('hardware ids')),
+  usedIps: Type.Optional(BoundList('IP addresses')),
+  usedHwids: Type.Optional(BoundList('hardware ids')),
+  validationAttempts: Type.Optional(
+    Type.Array(AttemptInputSchema, {
+      maxItems: 100_000,
+      description: 'The complete attempt history (omitted = none); only the most recent VALIDATION_HISTORY_MAX are kept',
+    }),
+  ),
+});
+export type UpdateLicenseBody = Static<typeof UpdateLicenseBodySchema>;
+
+export const ListLicensesQuerySchema = Type.Object({
+  customerId: Type.Optional(Type.String({ description: 'Only licenses of this customer' })),
+  productId: Type.Optional(Type.String({ description: 'Only licenses for this product' })),
+  ...PageQueryProperties,
+});
+export type ListLicensesQuery = Static<typeof ListLicensesQuerySchema>;
+
+export const ValidateBodySchema = Type.Object({
+  licenseId: Type.String({ description: 'The license key', examples: ['7K3QD-9XW2M-PA4ZR-0HT6B-N5YCE'] }),
+  productId: Type.String({ description: 'Product the client software belongs to' }),
+  hwid: Type.String({ maxLength: 1024, description: 'Hardware id of the machine', examples: ['machine-42'] }),
+});
+export type ValidateBody = Static<typeof ValidateBodySchema>;
+
+export const ValidateResultSchema = Type.Object({ valid: Type.Boolean({ description: 'Whether the license may be used' }) });

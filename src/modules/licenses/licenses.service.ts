@@ -1,0 +1,195 @@
+// License records: issue, read, replace (optimistic concurrency) and delete. Every
+// mutation writes its audit entry in the caller's transaction.
+import type { Db } from '../../db/database.js';
+import { isForeignKeyViolation } from '../../db/errors.js';
+import type { LicensesTable, ValidationAttemptsTable } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { MAX_PAGE_SIZE } from '../../http/schemas.js';
+import { newId, newLicenseKey } from '../../lib/ids.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { findCustomer } from '../customers/customers.repository.js';
+import { findProduct } from '../products/products.repository.js';
+import * as repo from './licenses.repository.js';
+import type { AttemptInput, License, Reason, UpdateLicenseBody, ValidationAttempt } from './licenses.schemas.js';
+
+type Children = { ips: string[]; hwids: string[]; attempts: ValidationAttempt[] };
+
+function toLicense(row: LicensesTable, children: Children): License {
+  return {
+    id: row.id,
+    productId: row.product_id,
+    customerId: row.customer_id,
+    expiresAtEpochMillis: row.expires_at === null ? null : Number(row.expires_at),
+    maxIps: row.max_ips,
+    maxHwids: row.max_hwids,
+    usedIps: children.ips,
+    usedHwids: children.hwids,
+    version: row.version,
+    validationAttempts: children.attempts,
+    createdAtEpochMillis: Number(row.created_at),
+  };
+}
+
+/** Loads the selected licenses with their bound lists and attempts: four queries in all. */
+async function loadLicenses(db: Db, filter: repo.LicenseFilter): Promise<License[]> {
+  const rows = await repo.findLicenseRows(db, filter);
+  if (rows.length === 0) return [];
+  const byId = new Map<string, Children>(rows.map((r) => [r.id, { ips: [], hwids: [], attempts: [] }]));
+  const [ips, hwids, attempts] = await Promise.all([repo.ipRowsOf(db, filter), repo.hwidRowsOf(db, filter), repo.attemptRowsOf(db, filter)]);
+  for (const r of ips) byId.get(r.license_id)?.ips.push(r.ip);
+  for (const r of hwids) byId.get(r.license_id)?.hwids.push(r.hwid);
+  for (const r of attempts) {
+    byId.get(r.license_id)?.attempts.push({
+      hwid: r.hwid,
+      ip: r.ip,
+      timestampEpochMillis: Number(r.timestamp),
+      successful: r.successful === 1,
+      reason: r.reason as Reason,
+    });
+  }
+  return rows.map((row) => toLicense(row, byId.get(row.id)!));
+}
+
+export async function getLicense(db: Db, id: string): Promise<License> {
+  const [license] = await loadLicenses(db, { id });
+  if (!license) throw notFound('License not found');
+  return license;
+}
+
+/** A larger `limit` is clamped to MAX_PAGE_SIZE, as on every list. */
+export const listLicenses = (db: Db, filter: Omit<repo.LicenseFilter, 'id'>): Promise<License[]> =>
+  loadLicenses(db, { ...filter, limit: filter.limit === undefined ? undefined : Math.min(filter.limit, MAX_PAGE_SIZE) });
+
+/**
+ * The audit snapshot: the license as the API shows it, except that the attempt history
+ * (up to VALIDATION_HISTORY_MAX entries) is replaced by its length to keep entries small.
+ */
+function auditSnapshot(license: License): Omit<License, 'validationAttempts'> & { validationAttemptCount: number } {
+  const { validationAttempts, ...rest } = license;
+  return { ...rest, validationAttemptCount: validationAttempts.length };
+}
+
+export interface NewLicense {
+  productId: string;
+  customerId: string;
+  /** Omitted: perpetual. */
+  expiresAtEpochMillis?: number | null;
+  /** Omitted: the product's default; null: unlimited. */
+  maxIps?: number | null;
+  maxHwids?: number | null;
+}
+
+/**
+ * Inserts a license (version 1, nothing bound) without writing an audit entry: for
+ * callers that record their own event, such as the marketplace webhook.
+ * Throws 400 for an unknown product or customer.
+ */
+export async function insertLicense(trx: Db, input: NewLicense): Promise<License> {
+  const product = await findProduct(trx, input.productId);
+  if (!product) throw badRequest(`Unknown productId: ${input.productId}`);
+  if (!(await findCustomer(trx, input.customerId))) throw badRequest(`Unknown customerId: ${input.customerId}`);
+  const row: LicensesTable = {
+    id: newLicenseKey(),
+    product_id: input.productId,
+    customer_id: input.customerId,
+    expires_at: input.expiresAtEpochMillis ?? null,
+    max_ips: input.maxIps === undefined ? product.max_ips : input.maxIps,
+    max_hwids: input.maxHwids === undefined ? product.max_hwids : input.maxHwids,
+    version: 1,
+    created_at: Date.now(),
+  };
+  await withReferenceCheck(() => repo.insertLicense(trx, row));
+  return toLicense(row, { ips: [], hwids: [], attempts: [] });
+}
+
+/** Issues a license and records `licenses.create` by `actor` (a username) in `trx`. */
+export async function createLicense(trx: Db, actor: string, input: NewLicense): Promise<License> {
+  const license = await insertLicense(trx, input);
+  await recordAudit(trx, actor, 'licenses.create', auditSnapshot(license));
+  return license;
+}
+
+/** The customer's oldest license for the product that has not expired at `now`, if any. */
+export async function findActiveLicense(db: Db, customerId: string, productId: string, now = Date.now()): Promise<License | undefined> {
+  const row = await repo.findActiveLicenseRow(db, customerId, productId, now);
+  return row ? getLicense(db, row.id) : undefined;
+}
+
+const unique = (values: readonly string[] = []) => [...new Set(values)];
+
+function attemptRows(licenseId: string, attempts: readonly AttemptInput[], historyMax: number): ValidationAttemptsTable[] {
+  attempts.forEach((a, i) => {
+    if (a.reason !== undefined && (a.reason === 'VALID') !== a.successful) {
+      throw badRequest(`validationAttempts.${i}.reason ${a.reason} contradicts successful: ${a.successful}`);
+    }
+  });
+  // Oldest first (stable, so equal timestamps keep the body's order), then keep the newest.
+  const sorted = attempts.map((a, i) => ({ a, i })).sort((x, y) => x.a.timestampEpochMillis - y.a.timestampEpochMillis || x.i - y.i);
+  const kept = historyMax > 0 ? sorted.slice(-historyMax) : sorted;
+  // UUIDv7 ids increase in insertion order: the tie-breaker for equal timestamps.
+  return kept.map(({ a }) => ({
+    id: newId(),
+    license_id: licenseId,
+    hwid: a.hwid,
+    ip: a.ip,
+    timestamp: a.timestampEpochMillis,
+    successful: a.successful ? 1 : 0,
+    reason: a.reason ?? (a.successful ? 'VALID' : 'UNKNOWN'),
+  }));
+}
+
+/**
+ * Replaces the license. The version check and bump is the first statement, one atomic
+ * UPDATE … WHERE version = ?: of two racing PUTs with the same version exactly one
+ * succeeds. Checks answer in the order 404, 400 (unknown references), 409.
+ */
+export async function updateLicense(
+  trx: Db,
+  actor: string,
+  id: string,
+  body: UpdateLicenseBody,
+  historyMax: number,
+): Promise<License> {
+  const bumped = await repo.bumpVersion(trx, id, body.version);
+  if (!bumped) {
+    const stored = await repo.storedVersion(trx, id);
+    if (stored === undefined) throw notFound('License not found');
+    await assertReferencesExist(trx, body);
+    throw conflict(`Version conflict: expected ${stored}, got ${body.version}`);
+  }
+  await assertReferencesExist(trx, body);
+  await withReferenceCheck(() => repo.updateLicenseFields(trx, id, {
+    product_id: body.productId,
+    customer_id: body.customerId,
+    expires_at: body.expiresAtEpochMillis ?? null,
+    max_ips: body.maxIps ?? null,
+    max_hwids: body.maxHwids ?? null,
+  }));
+  await repo.replaceIps(trx, id, unique(body.usedIps));
+  await repo.replaceHwids(trx, id, unique(body.usedHwids));
+  await repo.replaceAttempts(trx, id, attemptRows(id, body.validationAttempts ?? [], historyMax));
+  const license = await getLicense(trx, id);
+  await recordAudit(trx, actor, 'licenses.update', auditSnapshot(license));
+  return license;
+}
+
+async function assertReferencesExist(db: Db, body: { productId: string; customerId: string }): Promise<void> {
+  if (!(await findProduct(db, body.productId))) throw badRequest(`Unknown productId: ${body.productId}`);
+  if (!(await findCustomer(db, body.customerId))) throw badRequest(`Unknown customerId: ${body.customerId}`);
+}
+
+/** A product or customer deleted between the check above and the write is still a 400. */
+async function withReferenceCheck(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw badRequest('Unknown productId or customerId: a referenced record was just deleted');
+    throw err;
+  }
+}
+
+export async function deleteLicense(trx: Db, actor: string, id: string): Promise<void> {
+  const license = await getLicense(trx, id);
+  await repo.deleteLicense(trx, id);
+  await recordAudit(trx, actor, 'licenses.delete', auditSnapshot(license));
+}
