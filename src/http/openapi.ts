@@ -3,6 +3,19 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { ErrorSchema } from './schemas.js';
+
+/** The error answers a route can give, from what it declares: credentials, body, id. */
+function errorResponses(schema: Record<string, unknown>, isProtected: boolean): Record<string, unknown> {
+  const errors: Record<string, unknown> = {};
+  if (schema.body || schema.querystring) errors[400] = { ...ErrorSchema, description: 'Invalid input; the message names the field' };
+  if (isProtected) {
+    errors[401] = { ...ErrorSchema, description: 'Missing or invalid credentials' };
+    errors[403] = { ...ErrorSchema, description: 'Lacks the required permission' };
+  }
+  if (schema.params) errors[404] = { ...ErrorSchema, description: 'No record with this id' };
+  return errors;
+}
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -22,6 +35,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
     },
+  });
+  // Document the JSON error answers of every route that declares its responses.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (!schema || schema.hide || !route.schema?.response) return;
+    const declared = route.schema.response as Record<string, unknown>;
+    route.schema.response = { ...errorResponses(schema, route.config?.permission !== undefined), ...declared };
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
