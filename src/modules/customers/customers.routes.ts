@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { rejectNulCharacters } from '../../http/reject-nul.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { CustomerBodySchema, CustomerQuerySchema, CustomerSchema } from './customers.schemas.js';
 import * as customers from './customers.service.js';
@@ -6,6 +7,8 @@ import * as customers from './customers.service.js';
 const tags = ['Customers'];
 
 export const customersRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('preHandler', rejectNulCharacters);
+
   app.get(
     '/customers',
     {

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { rejectNulCharacters } from '../../http/reject-nul.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { ProductBodySchema, ProductQuerySchema, ProductSchema } from './products.schemas.js';
 import * as products from './products.service.js';
@@ -6,6 +7,8 @@ import * as products from './products.service.js';
 const tags = ['Products'];
 
 export const productsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('preHandler', rejectNulCharacters);
+
   app.get(
     '/products',
     {
