@@ -76,6 +76,8 @@ export function registerAuthentication(app: FastifyInstance): void {
     const permission = route.config?.permission;
     if (permission === undefined || !route.schema) return;
     const requirement = permission === MASTER_ADMIN ? 'Master Admin only' : `Requires permission \`${permission}\``;
+    // GET routes share their schema object with the HEAD route Fastify adds: note it once.
+    if (route.schema.description?.includes(requirement)) return;
     Object.assign(route.schema, {
       security: [{ bearerAuth: [] }, { basicAuth: [] }],
       description: [route.schema.description, requirement].filter(Boolean).join('\n\n'),
