@@ -15,6 +15,7 @@ import { createTokenService, resolveJwtSecret, type TokenService } from './modul
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { licensesRoutes } from './modules/licenses/licenses.routes.js';
+import { validationRoutes } from './modules/licenses/validation.routes.js';
 import { marketplaceRoutes } from './modules/marketplace/marketplace.routes.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { productsRoutes } from './modules/products/products.routes.js';
@@ -55,7 +56,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { maxParamLength: 4096 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const { db, dialect } = createDb(config.databaseUrl, (err) => app.log.warn({ err }, 'idle database connection failed'));
+  const { db, dialect, sqlite } = createDb(config.databaseUrl, (err) => app.log.warn({ err }, 'idle database connection failed'));
   app.addHook('onClose', async () => db.destroy());
   await migrateToLatest(db);
 
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(productsRoutes);
   await app.register(ordersRoutes);
   await app.register(licensesRoutes);
+  await app.register(validationRoutes, { sqlite });
   await app.register(marketplaceRoutes);
 
   return app;

@@ -13,6 +13,8 @@ export type Db = Kysely<Database>;
 export interface DbHandle {
   db: Db;
   dialect: Dialect;
+  /** The connection behind `db` on SQLite (null on PostgreSQL), for statements prepared once. */
+  sqlite: SqliteDatabase.Database | null;
 }
 
 // int8 (bigint columns, count(*)) arrives from pg as a string; our values fit in a double.
@@ -32,12 +34,12 @@ export function createDb(databaseUrl: string, onIdleError: (err: Error) => void 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+    return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', sqlite };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types: pgTypes });
   // An idle connection dropped by the server must not crash the process; the pool replaces it.
   pool.on('error', onIdleError);
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', sqlite: null };
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */

@@ -1,0 +1,81 @@
+// Parallel validations never push a license past its limits and never lose an attempt:
+// on one instance, and on two instances sharing one database.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newLicense, readLicense, validate } from '../../../test/helpers/licenses.js';
+import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
+
+const ENV = { VALIDATION_RATE_LIMIT: '100000' };
+/** 127.0.2.1, 127.0.2.2, … distinct source addresses. */
+const ipOf = (i: number) => `127.0.${2 + Math.floor(i / 250)}.${(i % 250) + 1}`;
+
+describe.each(DIALECTS)('concurrent validations (%s)', (dialect) => {
+  let database: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    a = await startTestApp(dialect, ENV, database);
+    b = await startTestApp(dialect, ENV, database);
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await database.drop();
+  });
+
+  it('50 parallel validations from distinct IPs on maxIps=3 bind exactly 3 IPs and record 50 attempts', async () => {
+    const license = await newLicense(a, { maxIps: 3 });
+    const args = { licenseId: license.id, productId: license.productId, hwid: 'HW' };
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => validate(a, args, ipOf(i))));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results.filter((r) => r.json.valid)).toHaveLength(3);
+    const after = await readLicense(a, license.id);
+    expect(after.usedIps).toHaveLength(3);
+    expect(after.validationAttempts).toHaveLength(50);
+    expect(after.validationAttempts.filter((x) => x.successful)).toHaveLength(3);
+    expect(new Set(after.usedIps)).toEqual(new Set(after.validationAttempts.filter((x) => x.successful).map((x) => x.ip)));
+  });
+
+  it('parallel validations with distinct HWIDs on maxHwids=2 bind exactly 2', async () => {
+    const license = await newLicense(a, { maxHwids: 2 });
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => validate(a, { licenseId: license.id, productId: license.productId, hwid: `HW-${i}` }, ipOf(i))),
+    );
+    expect(results.filter((r) => r.json.valid)).toHaveLength(2);
+    const after = await readLicense(a, license.id);
+    expect(after.usedHwids).toHaveLength(2);
+    expect(after.usedIps).toHaveLength(2); // failed requests bind no IP
+    expect(after.validationAttempts).toHaveLength(40);
+  });
+
+  it('two instances on one database validating in parallel stay within the limits and lose nothing', async () => {
+    const license = await newLicense(a, { maxIps: 3, maxHwids: 5 });
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        validate(i % 2 === 0 ? a : b, { licenseId: license.id, productId: license.productId, hwid: `HW-${i % 7}` }, ipOf(i)),
+      ),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const after = await readLicense(b, license.id);
+    expect(after.usedIps.length).toBeLessThanOrEqual(3);
+    expect(after.usedHwids.length).toBeLessThanOrEqual(5);
+    expect(after.usedIps).toHaveLength(3);
+    expect(after.validationAttempts).toHaveLength(60);
+    expect(results.filter((r) => r.json.valid)).toHaveLength(after.validationAttempts.filter((x) => x.successful).length);
+  });
+
+  it('records every one of 300 parallel validations on an unlimited license', async () => {
+    const license = await newLicense(a);
+    const results = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        validate(i % 3 === 0 ? b : a, { licenseId: license.id, productId: license.productId, hwid: `HW-${i}` }, ipOf(i)),
+      ),
+    );
+    expect(results.every((r) => r.json?.valid === true)).toBe(true);
+    const after = await readLicense(a, license.id);
+    expect(after.validationAttempts).toHaveLength(300);
+    expect(after.usedIps).toHaveLength(300);
+    expect(after.usedHwids).toHaveLength(300);
+    expect(after.version).toBe(1);
+  });
+});
