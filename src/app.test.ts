@@ -34,6 +34,22 @@ describe.each(DIALECTS)('the HTTP surface (%s)', (dialect) => {
     for (const res of [malformed, xml, big]) expect(res.text).not.toMatch(/\n\s+at /);
   });
 
+  it('answers NUL characters and undecodable URLs with a 4xx on every database, never a 500', async () => {
+    expect((await t.admin('GET', '/roles/%00')).status).toBe(404);
+    expect((await t.admin('GET', '/staff/a%00b')).status).toBe(404);
+    const body = await t.admin('POST', '/roles', { body: { name: 'a\u0000b', permissions: [] } });
+    expect(body.status).toBe(400);
+    expect(body.json).toEqual({ error: 'name must not contain NUL characters' });
+    const query = await t.admin('GET', '/actions?name=%00');
+    expect(query.status).toBe(400);
+    expect(query.json.error).toContain('name');
+    const webhook = await t.req('POST', '/marketplace', { form: { secret: 'x', user_id: 'a\u0000', resource_id: '1' } });
+    expect(webhook.status).toBe(400);
+    const bad = await t.admin('GET', '/roles/%ZZ');
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual({ error: 'Malformed URL' });
+  });
+
   it('serves an OpenAPI 3.1 document describing the routes and their permissions, and a docs page', async () => {
     const res = await t.req('GET', '/openapi.json');
     expect(res.status).toBe(200);

@@ -1,12 +1,13 @@
 // buildApp(config): the whole service as one Fastify instance, used by the server
 // entry and by the tests alike, so tests run exactly what production runs.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { createDb, migrateToLatest, type Db, type Dialect } from './db/database.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerNulRejection } from './http/reject-nul.js';
 import { registerValidation } from './http/validation.js';
 import { FailureLimiter } from './lib/failure-limiter.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -54,6 +55,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 1024 * 1024,
     // Long ids in paths are still just unknown ids (404), not a 414.
     routerOptions: { maxParamLength: 4096 },
+    // A URL Fastify cannot decode (e.g. /customers/%ZZ) is a client error like any other.
+    frameworkErrors: (error, _request, reply) => {
+      (reply as unknown as FastifyReply).code(400).send({ error: error.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : 'Bad request' });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { db, dialect, sqlite } = createDb(config.databaseUrl, (err) => app.log.warn({ err }, 'idle database connection failed'));
@@ -71,6 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerValidation(app);
   registerErrorHandling(app);
   registerAuthentication(app);
+  registerNulRejection(app);
   await registerOpenApi(app);
 
   await app.register(healthRoutes);

@@ -1,10 +1,25 @@
-// A preHandler for JSON routes whose body is stored as text: a NUL character anywhere in
-// the body is a 400 naming the field (runs after schema validation, before the 404 checks).
-import type { FastifyRequest } from 'fastify';
+// PostgreSQL text cannot hold the NUL character (SQLite can). One rule for every route,
+// so no such value ever reaches a query and fails there with a 500: a NUL in the body
+// or the query string is a 400 naming the field; a path id with a NUL names no record,
+// so it is looked up as the empty id, which no record has: the module's own 404.
+import type { FastifyInstance } from 'fastify';
 import { findNulPath } from '../lib/text.js';
 import { badRequest } from './errors.js';
 
-export async function rejectNulCharacters(request: FastifyRequest): Promise<void> {
+export function registerNulRejection(app: FastifyInstance): void {
+  // preHandler: after authentication and schema validation, before the handler.
+  app.addHook('preHandler', async (request) => {
+    const inBody = findNulPath(request.body);
+    if (inBody !== null) throw badRequest(`${inBody || 'Request body'} must not contain NUL characters`);
+    const inQuery = findNulPath(request.query);
+    if (inQuery !== null) throw badRequest(`${inQuery} must not contain NUL characters`);
+    const params = request.params as Record<string, string> | undefined;
+    for (const [name, value] of Object.entries(params ?? {})) if (value.includes('\u0000')) params![name] = '';
+  });
+}
+
+/** Per-plugin form of the body rule (superseded by registerNulRejection; kept until its last user moves). */
+export async function rejectNulCharacters(request: { body: unknown }): Promise<void> {
   const path = findNulPath(request.body);
   if (path !== null) throw badRequest(`${path || 'Request body'} must not contain NUL characters`);
 }

@@ -1,5 +1,5 @@
 // PostgreSQL text cannot hold the NUL character (SQLite can): such a value is refused
-// up front instead of failing in the database with a 500.
+// up front (src/http/reject-nul.ts) instead of failing in the database with a 500.
 
 export const containsNul = (text: string): boolean => text.includes('\u0000');
 

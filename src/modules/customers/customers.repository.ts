@@ -1,7 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { containsIgnoringCase, withPage, type Page } from '../../db/list-queries.js';
 import type { CustomersTable } from '../../db/schema.js';
-import { containsNul } from '../../lib/text.js';
 
 export type CustomerValues = Omit<CustomersTable, 'id' | 'created_at'>;
 
@@ -10,19 +9,14 @@ export interface CustomerFilter extends Page {
   q?: string;
 }
 
-// Text holding NUL can be in neither database (src/lib/text.ts): such ids and filters match nothing.
-
-export const findCustomer = async (db: Db, id: string) =>
-  containsNul(id) ? undefined : db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+export const findCustomer = (db: Db, id: string) =>
+  db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The customer whose socials.MarketplaceID is `userId` (kept in its own unique column). */
-export const findCustomerByMarketplaceUserId = async (db: Db, userId: string) =>
-  containsNul(userId)
-    ? undefined
-    : db.selectFrom('customers').selectAll().where('marketplace_user_id', '=', userId).executeTakeFirst();
+export const findCustomerByMarketplaceUserId = (db: Db, userId: string) =>
+  db.selectFrom('customers').selectAll().where('marketplace_user_id', '=', userId).executeTakeFirst();
 
 export async function listCustomers(db: Db, filter: CustomerFilter): Promise<CustomersTable[]> {
-  if (containsNul(filter.email ?? '') || containsNul(filter.q ?? '')) return [];
   let query = db.selectFrom('customers').selectAll();
   if (filter.email !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['email']), '=', filter.email!.toLowerCase()));
   if (filter.q !== undefined) query = query.where(containsIgnoringCase('name', filter.q));
@@ -32,7 +26,6 @@ export async function listCustomers(db: Db, filter: CustomerFilter): Promise<Cus
 export const insertCustomer = (trx: Db, row: CustomersTable) => trx.insertInto('customers').values(row).execute();
 
 export async function updateCustomer(trx: Db, id: string, values: CustomerValues): Promise<boolean> {
-  if (containsNul(id)) return false;
   const result = await trx.updateTable('customers').set(values).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

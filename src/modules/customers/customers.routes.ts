@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { rejectNulCharacters } from '../../http/reject-nul.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { CustomerBodySchema, CustomerQuerySchema, CustomerSchema } from './customers.schemas.js';
 import * as customers from './customers.service.js';
@@ -7,7 +6,6 @@ import * as customers from './customers.service.js';
 const tags = ['Customers'];
 
 export const customersRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('preHandler', rejectNulCharacters);
 
   app.get(
     '/customers',

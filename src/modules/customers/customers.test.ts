@@ -173,7 +173,7 @@ describe.each(DIALECTS)('customers (%s)', (dialect) => {
     expect((await t.admin('GET', `/customers?q=${encodeURIComponent('0%_O')}`)).json.map((c: { id: string }) => c.id)).toContain(literal.id);
     expect(await page(encodeURIComponent('%'))).toEqual([]);
     expect((await t.admin('GET', `/customers?q=${q}${encodeURIComponent('_')}`)).json).toEqual([]);
-    expect((await t.admin('GET', `/customers?q=%00&email=a%00`)).json).toEqual([]);
+    expect((await t.admin('GET', `/customers?q=%00`)).json).toEqual({ error: 'q must not contain NUL characters' });
 
     for (const bad of ['limit=0', 'limit=-1', 'limit=1.5', 'limit=abc', 'offset=-1']) {
       const res = await t.admin('GET', `/customers?${bad}`);

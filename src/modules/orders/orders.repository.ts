@@ -1,7 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { withPage, type Page } from '../../db/list-queries.js';
 import type { OrdersTable } from '../../db/schema.js';
-import { containsNul } from '../../lib/text.js';
 
 export interface OrderFilter extends Page {
   customerId?: string;
@@ -11,13 +10,10 @@ export interface OrderFilter extends Page {
 /** Keeps `in (…)` lists well below both databases' bound-parameter limits. */
 const CHUNK = 500;
 
-// Text holding NUL can be in neither database (src/lib/text.ts): such ids and filters match nothing.
-
-export const findOrder = async (db: Db, id: string) =>
-  containsNul(id) ? undefined : db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+export const findOrder = (db: Db, id: string) =>
+  db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 
 export async function listOrders(db: Db, filter: OrderFilter): Promise<OrdersTable[]> {
-  if (containsNul(filter.customerId ?? '') || containsNul(filter.productId ?? '')) return [];
   let query = db.selectFrom('orders').selectAll();
   if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
   if (filter.productId !== undefined) {
@@ -68,7 +64,7 @@ export async function licenseIdsByOrder(db: Db, orderIds: readonly string[]): Pr
 
 /** Which of `ids` are existing licenses (the licenses table belongs to the licenses module). */
 export async function existingLicenseIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
-  const candidates = [...new Set(ids)].filter((id) => !containsNul(id));
+  const candidates = [...new Set(ids)];
   if (candidates.length === 0) return new Set();
   const rows = await db.selectFrom('licenses').select('id').where('id', 'in', candidates).execute();
   return new Set(rows.map((r) => r.id));

@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { rejectNulCharacters } from '../../http/reject-nul.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { OrderBodySchema, OrderQuerySchema, OrderSchema } from './orders.schemas.js';
 import * as orders from './orders.service.js';
@@ -8,7 +7,6 @@ const tags = ['Orders'];
 const REFERENCES = 'Unknown `customerId`, `productIds` or `licenseIds` are 400 (`Unknown customerId: …`).';
 
 export const ordersRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('preHandler', rejectNulCharacters);
 
   app.get(
     '/orders',

@@ -150,7 +150,7 @@ describe.each(DIALECTS)('orders (%s)', (dialect) => {
     expect(await ids(`productId=${p1.id}`)).toEqual([a.id, b.id]);
     expect(await ids(`customerId=${customer.id}&productId=${p2.id}`)).toEqual([b.id, c.id]);
     expect(await ids('customerId=nobody')).toEqual([]);
-    expect(await ids('productId=%00')).toEqual([]);
+    expect((await t.admin('GET', '/orders?productId=%00')).json).toEqual({ error: 'productId must not contain NUL characters' });
     expect((await t.admin('GET', '/orders?offset=-1')).json).toEqual({ error: 'offset must be >= 0' });
 
     // More orders than one child query takes (500): every order still gets its items.

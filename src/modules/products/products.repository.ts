@@ -1,23 +1,17 @@
 import type { Db } from '../../db/database.js';
 import { containsIgnoringCase, withPage, type Page } from '../../db/list-queries.js';
 import type { ProductsTable } from '../../db/schema.js';
-import { containsNul } from '../../lib/text.js';
 
 export type ProductValues = Omit<ProductsTable, 'id' | 'created_at'>;
 
-// Text holding NUL can be in neither database (src/lib/text.ts): such ids and filters match nothing.
-
-export const findProduct = async (db: Db, id: string) =>
-  containsNul(id) ? undefined : db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+export const findProduct = (db: Db, id: string) =>
+  db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The product the marketplace webhook sells under `resourceId`. */
-export const findProductByMarketplaceResourceId = async (db: Db, resourceId: string) =>
-  containsNul(resourceId)
-    ? undefined
-    : db.selectFrom('products').selectAll().where('marketplace_resource_id', '=', resourceId).executeTakeFirst();
+export const findProductByMarketplaceResourceId = (db: Db, resourceId: string) =>
+  db.selectFrom('products').selectAll().where('marketplace_resource_id', '=', resourceId).executeTakeFirst();
 
 export async function listProducts(db: Db, filter: Page & { q?: string }): Promise<ProductsTable[]> {
-  if (containsNul(filter.q ?? '')) return [];
   let query = db.selectFrom('products').selectAll();
   if (filter.q !== undefined) query = query.where(containsIgnoringCase('name', filter.q));
   return withPage(query.orderBy('created_at').orderBy('id'), filter).execute();
@@ -25,7 +19,7 @@ export async function listProducts(db: Db, filter: Page & { q?: string }): Promi
 
 /** Which of `ids` exist. */
 export async function existingProductIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
-  const candidates = [...new Set(ids)].filter((id) => !containsNul(id));
+  const candidates = [...new Set(ids)];
   if (candidates.length === 0) return new Set();
   const rows = await db.selectFrom('products').select('id').where('id', 'in', candidates).execute();
   return new Set(rows.map((r) => r.id));
@@ -34,7 +28,6 @@ export async function existingProductIds(db: Db, ids: readonly string[]): Promis
 export const insertProduct = (trx: Db, row: ProductsTable) => trx.insertInto('products').values(row).execute();
 
 export async function updateProduct(trx: Db, id: string, values: ProductValues): Promise<boolean> {
-  if (containsNul(id)) return false;
   const result = await trx.updateTable('products').set(values).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

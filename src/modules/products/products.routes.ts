@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { rejectNulCharacters } from '../../http/reject-nul.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { ProductBodySchema, ProductQuerySchema, ProductSchema } from './products.schemas.js';
 import * as products from './products.service.js';
@@ -7,7 +6,6 @@ import * as products from './products.service.js';
 const tags = ['Products'];
 
 export const productsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('preHandler', rejectNulCharacters);
 
   app.get(
     '/products',
