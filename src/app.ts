@@ -7,6 +7,7 @@ import { createDb, migrateToLatest, type Db, type Dialect } from './db/database.
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerRateLimitStore } from './http/rate-limit.js';
 import { registerNulRejection } from './http/reject-nul.js';
 import { registerValidation } from './http/validation.js';
 import { FailureLimiter } from './lib/failure-limiter.js';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerValidation(app);
   registerErrorHandling(app);
   registerAuthentication(app);
+  registerRateLimitStore(app);
   registerNulRejection(app);
   await registerOpenApi(app);
 

@@ -8,6 +8,8 @@ export interface Config {
   /** `sqlite:<path>` or `postgres://…` */
   databaseUrl: string;
   redisUrl: string | null;
+  /** Prefix of every Redis key this service writes (several deployments can share one Redis). */
+  redisKeyPrefix: string;
   marketplaceSecret: string | null;
   jwtSecret: string | null;
   /** Fastify's trustProxy: false, true (trust every proxy) or a comma-separated list of proxy addresses/CIDRs. */
@@ -30,6 +32,7 @@ const KEYS = {
   host: ['HOST', 'host'],
   databaseUrl: ['DATABASE_URL', 'database.url'],
   redisUrl: ['REDIS_URL', 'redis.url'],
+  redisKeyPrefix: ['REDIS_KEY_PREFIX', 'redis.keyPrefix'],
   marketplaceSecret: ['MARKETPLACE_SECRET', 'marketplace.secret'],
   jwtSecret: ['JWT_SECRET', 'auth.jwtSecret'],
   trustProxy: ['TRUST_PROXY', 'trustProxy'],
@@ -137,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: str('host') ?? '0.0.0.0',
     databaseUrl,
     redisUrl,
+    redisKeyPrefix: str('redisKeyPrefix') ?? 'licensing:',
     marketplaceSecret: str('marketplaceSecret'),
     jwtSecret,
     trustProxy: parseTrustProxy(raw('trustProxy')),

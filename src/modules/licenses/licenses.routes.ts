@@ -1,11 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, NoContent } from '../../http/schemas.js';
+import { rejectNulCharacters } from '../../http/reject-nul.js';
+import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { CreateLicenseBodySchema, LicenseSchema, ListLicensesQuerySchema, UpdateLicenseBodySchema } from './licenses.schemas.js';
 import * as licenses from './licenses.service.js';
 
 const tags = ['Licenses'];
 
 export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('preHandler', rejectNulCharacters);
+
   app.get(
     '/licenses',
     {
@@ -61,7 +64,7 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'stored one is 409 `Version conflict: expected <stored>, got <given>`; on success the version grows by 1.',
         params: IdParams,
         body: UpdateLicenseBodySchema,
-        response: { 200: LicenseSchema },
+        response: { 200: LicenseSchema, 409: { ...ErrorSchema, description: 'The stored version differs from the one given' } },
       },
     },
     async (request) =>

@@ -1,6 +1,10 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientIp } from '../../http/client-ip.js';
+import { badRequest } from '../../http/errors.js';
+import { validationRateLimit } from '../../http/rate-limit.js';
+import { ErrorSchema } from '../../http/schemas.js';
+import { containsNul } from '../../lib/text.js';
 import { ValidateBodySchema, ValidateResultSchema } from './licenses.schemas.js';
 import { createValidator } from './validation.service.js';
 
@@ -16,6 +20,8 @@ export const validationRoutes: FastifyPluginAsyncTypebox<ValidationRoutesOptions
   app.post(
     '/licenses/validate',
     {
+      // Counts every request, before its body is read: malformed ones count too.
+      onRequest: validationRateLimit(app),
       // Every attempt is in the license's history; a log line per call would only be noise.
       logLevel: 'warn',
       schema: {
@@ -25,13 +31,19 @@ export const validationRoutes: FastifyPluginAsyncTypebox<ValidationRoutesOptions
           'Checks in order: product match, expiry (at or past is expired), IP slot, HWID slot; the first failure ' +
           'answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is ' +
           'recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or ' +
-          'non-string fields are 400. The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
+          'non-string fields are 400. Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
         body: ValidateBodySchema,
-        response: { 200: ValidateResultSchema },
+        response: {
+          200: ValidateResultSchema,
+          429: { ...ErrorSchema, description: 'More than VALIDATION_RATE_LIMIT (default 30) requests in 60 s from this IP; see Retry-After' },
+        },
       },
     },
     async (request) => {
       const { licenseId, productId, hwid } = request.body;
+      // PostgreSQL text cannot hold NUL: no license has such a key, and such a HWID cannot be recorded.
+      if (containsNul(hwid)) throw badRequest('hwid must not contain NUL characters');
+      if (containsNul(licenseId)) return { valid: false };
       return { valid: await validator.validate({ licenseId, productId, hwid, ip: clientIp(request) }) };
     },
   );

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { countRedisKeys, deleteRedisKeys, randomRedisPrefix, TEST_REDIS_URL } from '../../test/helpers/redis.js';
+import { MemoryRateLimitStore, RedisRateLimitStore } from './rate-limit-store.js';
+
+describe('MemoryRateLimitStore', () => {
+  it('counts hits per key in a fixed window that starts with the first hit', () => {
+    const store = new MemoryRateLimitStore();
+    expect(store.hit('a', 1000, 10_000)).toEqual({ count: 1, resetInMs: 1000 });
+    expect(store.hit('a', 1000, 10_400)).toEqual({ count: 2, resetInMs: 600 });
+    expect(store.hit('b', 1000, 10_400)).toEqual({ count: 1, resetInMs: 1000 });
+    expect(store.hit('a', 1000, 10_999)).toEqual({ count: 3, resetInMs: 1 });
+    expect(store.hit('a', 1000, 11_000)).toEqual({ count: 1, resetInMs: 1000 });
+  });
+});
+
+describe('RedisRateLimitStore (real Redis)', () => {
+  const prefixes: string[] = [];
+  afterEach(async () => {
+    for (const prefix of prefixes.splice(0)) await deleteRedisKeys(prefix);
+  });
+
+  const newStore = () => {
+    const prefix = randomRedisPrefix();
+    prefixes.push(prefix);
+    return { prefix, store: new RedisRateLimitStore(TEST_REDIS_URL, prefix) };
+  };
+
+  it('counts concurrent hits from several clients atomically and sets the window expiry', async () => {
+    const a = newStore();
+    const b = new RedisRateLimitStore(TEST_REDIS_URL, a.prefix); // a second instance sharing the counters
+    try {
+      const hits = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a.store : b).hit('ip', 60_000)));
+      expect(hits.map((h) => h.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+      for (const h of hits) expect(h.resetInMs).toBeGreaterThan(55_000);
+      expect(await countRedisKeys(a.prefix)).toBe(1);
+    } finally {
+      await a.store.close();
+      await b.close();
+    }
+  });
+
+  it('starts a new window once the old one has expired', async () => {
+    const { store } = newStore();
+    try {
+      expect((await store.hit('ip', 150)).count).toBe(1);
+      expect((await store.hit('ip', 150)).count).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const fresh = await store.hit('ip', 150);
+      expect(fresh.count).toBe(1);
+      expect(fresh.resetInMs).toBeGreaterThan(100);
+    } finally {
+      await store.close();
+    }
+  });
+});
