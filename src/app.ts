@@ -7,6 +7,7 @@ import { createDb, migrateToLatest, type Db, type Dialect } from './db/database.
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerPortal } from './http/portal.js';
 import { registerRateLimitStore } from './http/rate-limit.js';
 import { registerNulRejection } from './http/reject-nul.js';
 import { registerValidation } from './http/validation.js';
@@ -93,6 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(licensesRoutes);
   await app.register(validationRoutes, { sqlite });
   await app.register(marketplaceRoutes);
+  await registerPortal(app);
 
   return app;
 }

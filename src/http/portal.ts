@@ -32,7 +32,7 @@ export async function registerPortal(app: FastifyInstance, root: string = DEFAUL
         index: 'index.html',
         // Hashed asset names never change content; the page itself must always be fresh.
         setHeaders: (reply, path) => {
-          reply.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+          reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
         },
       });
       // A path the SPA owns (no file extension) gets the app shell; anything else is a real 404.

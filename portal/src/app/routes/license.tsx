@@ -1,0 +1,86 @@
+// A license's page: key, limits, bindings with Unbind, validation history. Every change
+// is a PUT with the version read; a conflict reloads and says someone else changed it.
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { DeleteButton } from '../../components/delete-button';
+import { PageHeader } from '../../components/page-header';
+import { ErrorMessage, Notice, QueryState } from '../../components/status';
+import { useDeleteLicense } from '../../features/licenses/api/delete-license';
+import { useLicense } from '../../features/licenses/api/get-license';
+import { isVersionConflict, useUpdateLicense } from '../../features/licenses/api/update-license';
+import { BindingsList } from '../../features/licenses/components/bindings-list';
+import { LicenseEditForm } from '../../features/licenses/components/license-edit-form';
+import { LicenseSummary } from '../../features/licenses/components/license-summary';
+import { ValidationHistory } from '../../features/licenses/components/validation-history';
+import { withoutBinding } from '../../features/licenses/license-stats';
+import { useCan } from '../../hooks/use-session';
+import { useNames } from '../use-names';
+
+export function LicensePage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const license = useLicense(id);
+  const names = useNames();
+  const update = useUpdateLicense();
+  const remove = useDeleteLicense();
+  const [done, setDone] = useState<string | null>(null);
+  const [action, setAction] = useState<'unbind' | 'edit'>('edit');
+  const canWrite = useCan('licenses:write');
+  const canDelete = useCan('licenses:delete');
+  const conflict = isVersionConflict(update.error);
+
+  return (
+    <QueryState query={license}>
+      {(data) => {
+        const unbind = (kind: 'ip' | 'hwid', value: string) => {
+          setDone(null);
+          setAction('unbind');
+          update.mutate(
+            { seen: data, change: (fresh) => withoutBinding(fresh, kind, value) },
+            { onSuccess: () => setDone(`${kind === 'ip' ? 'IP' : 'HWID'} ${value} unbound.`) },
+          );
+        };
+        return (
+          <>
+            <PageHeader
+              title="License"
+              back={{ to: '/licenses', label: 'Licenses' }}
+              actions={
+                <>
+                  <button type="button" className="button" onClick={() => license.refetch()} disabled={license.isFetching}>
+                    {license.isFetching ? 'Refreshing…' : 'Refresh'}
+                  </button>
+                  {canDelete ? (
+                    <DeleteButton id={id} what="this license" mutation={remove} consequence="Client software using this key stops validating. Orders lose the reference." onDeleted={() => navigate('/licenses')} />
+                  ) : null}
+                </>
+              }
+            />
+            {conflict ? <Notice tone="warning">{update.error?.message}</Notice> : null}
+            {!conflict && action === 'unbind' ? <ErrorMessage error={update.error} title="Not saved:" /> : null}
+            {done ? <Notice tone="success">{done}</Notice> : null}
+            <LicenseSummary license={data} names={names} />
+            <div className="two-columns">
+              <BindingsList title="Bound IPs" kind="IP" items={data.usedIps} limit={data.maxIps} canUnbind={canWrite} busy={update.isPending} onUnbind={(ip) => unbind('ip', ip)} />
+              <BindingsList title="Bound HWIDs" kind="HWID" items={data.usedHwids} limit={data.maxHwids} canUnbind={canWrite} busy={update.isPending} onUnbind={(hwid) => unbind('hwid', hwid)} />
+            </div>
+            {canWrite ? (
+              <LicenseEditForm
+                key={data.version}
+                license={data}
+                saving={update.isPending}
+                error={conflict || action !== 'edit' ? null : update.error}
+                onSubmit={(change) => {
+                  setDone(null);
+                  setAction('edit');
+                  update.mutate({ seen: data, change }, { onSuccess: () => setDone('License saved.') });
+                }}
+              />
+            ) : null}
+            <ValidationHistory attempts={data.validationAttempts} />
+          </>
+        );
+      }}
+    </QueryState>
+  );
+}

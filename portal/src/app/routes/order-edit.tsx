@@ -1,0 +1,89 @@
+// Record an order, or view/edit/delete one.
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { DeleteButton } from '../../components/delete-button';
+import { PageHeader } from '../../components/page-header';
+import { Loading, Notice, QueryState } from '../../components/status';
+import { useLicenses } from '../../features/licenses/api/get-licenses';
+import { useCreateOrder } from '../../features/orders/api/create-order';
+import { useDeleteOrder } from '../../features/orders/api/delete-order';
+import { useOrder } from '../../features/orders/api/get-order';
+import { useUpdateOrder } from '../../features/orders/api/update-order';
+import { OrderForm } from '../../features/orders/components/order-form';
+import { OrdersTable } from '../../features/orders/components/orders-table';
+import { useCan } from '../../hooks/use-session';
+import { useNames } from '../use-names';
+
+function usePickers() {
+  const names = useNames();
+  const licenses = useLicenses({}, useCan('licenses:read'));
+  return { names, licenses: licenses.data ?? [], isPending: names.isPending || licenses.isLoading };
+}
+
+export function OrderCreatePage() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const pickers = usePickers();
+  const create = useCreateOrder();
+  const customerId = params.get('customerId') ?? '';
+
+  return (
+    <>
+      <PageHeader title="New order" back={{ to: '/orders', label: 'Orders' }} />
+      {pickers.isPending ? (
+        <Loading />
+      ) : (
+        <OrderForm
+          initialCustomerId={customerId}
+          customers={pickers.names.customers}
+          products={pickers.names.products}
+          licenses={pickers.licenses}
+          saving={create.isPending}
+          error={create.error}
+          onSubmit={(input) => create.mutate(input, { onSuccess: (order) => navigate(`/orders/${order.id}`) })}
+        />
+      )}
+    </>
+  );
+}
+
+export function OrderEditPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const order = useOrder(id);
+  const pickers = usePickers();
+  const update = useUpdateOrder();
+  const remove = useDeleteOrder();
+  const canWrite = useCan('orders:write');
+  const canDelete = useCan('orders:delete');
+
+  return (
+    <QueryState query={order}>
+      {(data) => (
+        <>
+          <PageHeader
+            title="Order"
+            back={{ to: '/orders', label: 'Orders' }}
+            actions={canDelete ? <DeleteButton id={id} what="this order" mutation={remove} onDeleted={() => navigate('/orders')} /> : null}
+          />
+          {update.isSuccess ? <Notice tone="success">Order saved.</Notice> : null}
+          {!canWrite ? (
+            <OrdersTable orders={[data]} names={pickers.names} />
+          ) : pickers.isPending ? (
+            <Loading />
+          ) : (
+            <OrderForm
+              key={JSON.stringify(data)}
+              order={data}
+              customers={pickers.names.customers}
+              products={pickers.names.products}
+              licenses={pickers.licenses}
+              saving={update.isPending}
+              error={update.error}
+              onSubmit={(input) => update.mutate({ id, input })}
+            />
+          )}
+        </>
+      )}
+    </QueryState>
+  );
+}

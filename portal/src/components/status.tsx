@@ -1,0 +1,63 @@
+// Loading, empty and error states shared by every page.
+import type { ReactNode } from 'react';
+import { ApiError } from '../lib/api-client';
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p className="status status-loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </p>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty-state">
+      <p className="empty-title">{title}</p>
+      {children}
+    </div>
+  );
+}
+
+/** A person-readable message for any error; never raw JSON or a stack trace. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return 'Something went wrong. Please try again.';
+}
+
+export function ErrorMessage({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  return (
+    <div className="alert alert-error" role="alert">
+      {title ? <strong>{title} </strong> : null}
+      {describeError(error)}
+    </div>
+  );
+}
+
+export function Notice({ children, tone = 'info' }: { children: ReactNode; tone?: 'info' | 'success' | 'warning' }) {
+  return (
+    <div className={`alert alert-${tone}`} role={tone === 'warning' ? 'alert' : 'status'}>
+      {children}
+    </div>
+  );
+}
+
+/** Renders the right state of a query: loading, error, empty, or the data. */
+export function QueryState<T>({
+  query,
+  empty,
+  isEmpty = (data: T) => Array.isArray(data) && data.length === 0,
+  children,
+}: {
+  query: { isPending: boolean; error: unknown; data: T | undefined };
+  empty?: ReactNode;
+  isEmpty?: (data: T) => boolean;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading />;
+  if (query.error || query.data === undefined) return <ErrorMessage error={query.error} />;
+  if (empty !== undefined && isEmpty(query.data)) return <>{empty}</>;
+  return <>{children(query.data)}</>;
+}

@@ -1,0 +1,38 @@
+// Audit entries newest first, each with its data snapshot readable on demand.
+import { Table } from '../../../components/table';
+import { formatDateTime, prettyJson } from '../../../lib/format';
+import type { AuditEntry } from '../../../types/api';
+
+export function AuditTable({ entries, compact = false }: { entries: AuditEntry[]; compact?: boolean }) {
+  return (
+    <Table
+      caption="Audit entries"
+      head={
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Event</th>
+          <th scope="col">By</th>
+          {compact ? null : <th scope="col">Data</th>}
+        </tr>
+      }
+    >
+      {entries.map((entry) => (
+        <tr key={entry.id} data-testid="audit-row">
+          <td className="nowrap">{formatDateTime(entry.timestampEpochMillis)}</td>
+          <td>
+            <code>{entry.name}</code>
+          </td>
+          <td>{entry.performedBy}</td>
+          {compact ? null : (
+            <td>
+              <details>
+                <summary>Show snapshot</summary>
+                <pre className="json">{prettyJson(entry.data)}</pre>
+              </details>
+            </td>
+          )}
+        </tr>
+      ))}
+    </Table>
+  );
+}

@@ -1,0 +1,53 @@
+// Registration of a new staff account with a single-use key from the Master Admin.
+// The account starts without roles; someone with staff:manage assigns them.
+import { useState, type FormEvent } from 'react';
+import { TextField } from '../../../components/field';
+import { Notice } from '../../../components/status';
+import { useFormErrors } from '../../../hooks/use-form-errors';
+import { useRegister } from '../api/register';
+
+const FIELDS = ['registrationKey', 'username', 'email', 'password'] as const;
+
+export function RegisterForm({ onRegistered }: { onRegistered: (username: string) => void }) {
+  const [values, setValues] = useState({ registrationKey: '', username: '', email: '', password: '' });
+  const register = useRegister();
+  const errors = useFormErrors(register.error, FIELDS);
+  // The key errors are 403s with a clear message: show them on the key field.
+  const keyError = register.error && /registration key/i.test((register.error as Error).message) ? (register.error as Error).message : null;
+
+  const set = (field: keyof typeof values) => (event: { target: { value: string } }) =>
+    setValues((old) => ({ ...old, [field]: event.target.value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    register.mutate(
+      { ...values, registrationKey: values.registrationKey.trim(), username: values.username.trim(), email: values.email.trim(), roleIds: [] },
+      { onSuccess: (staff) => onRegistered(staff.username) },
+    );
+  };
+
+  return (
+    <form className="card form sign-in" onSubmit={submit} noValidate>
+      <h1>Create a staff account</h1>
+      <p className="muted">You need a registration key from the Master Admin. Roles are assigned after registration.</p>
+      {errors.form && !keyError ? <Notice tone="warning">{errors.form}</Notice> : null}
+      <TextField label="Registration key" required value={values.registrationKey} onChange={set('registrationKey')} error={keyError ?? errors.fields.registrationKey} autoComplete="off" />
+      <TextField label="Username" required value={values.username} onChange={set('username')} error={errors.fields.username} autoComplete="username" />
+      <TextField label="Email" type="email" required value={values.email} onChange={set('email')} error={errors.fields.email} autoComplete="email" />
+      <TextField
+        label="Password"
+        type="password"
+        required
+        minLength={8}
+        value={values.password}
+        onChange={set('password')}
+        error={errors.fields.password}
+        hint="At least 8 characters."
+        autoComplete="new-password"
+      />
+      <button type="submit" className="button button-primary" disabled={register.isPending}>
+        {register.isPending ? 'Creating…' : 'Create account'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,19 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { keys } from '../../../lib/query-keys';
+import type { License, PageParams } from '../../../types/api';
+
+export interface LicenseQuery extends PageParams {
+  customerId?: string;
+  productId?: string;
+}
+
+export const getLicenses = (query: LicenseQuery = {}, signal?: AbortSignal) => api.get<License[]>('/licenses', { ...query }, signal);
+
+export const licensesQueryOptions = (query: LicenseQuery = {}) =>
+  queryOptions({
+    queryKey: [...keys.licenses, 'list', query],
+    queryFn: ({ signal }) => getLicenses(query, signal),
+  });
+
+export const useLicenses = (query: LicenseQuery = {}, enabled = true) => useQuery({ ...licensesQueryOptions(query), enabled });

@@ -1,0 +1,93 @@
+// Issue a license: customer, product, expiry, and the IP/HWID limits. It shows the
+// limits the chosen product gives; an override is sent only when "custom" is chosen.
+import { useState, type FormEvent } from 'react';
+import { SelectField, TextField } from '../../../components/field';
+import { Notice } from '../../../components/status';
+import { useFormErrors } from '../../../hooks/use-form-errors';
+import { formatLimit, fromDateTimeLocal } from '../../../lib/format';
+import { optionalInteger } from '../../../lib/form-values';
+import type { Customer, LicenseCreateInput, Product } from '../../../types/api';
+import { LimitChoice, type LimitValue } from './limit-choice';
+
+const FIELDS = ['customerId', 'productId', 'expiresAtEpochMillis', 'maxIps', 'maxHwids'] as const;
+
+export function LicenseCreateForm({
+  customers,
+  products,
+  initialCustomerId = '',
+  saving,
+  error,
+  onSubmit,
+}: {
+  customers: Customer[];
+  products: Product[];
+  initialCustomerId?: string;
+  saving: boolean;
+  error: unknown;
+  onSubmit: (input: LicenseCreateInput) => void;
+}) {
+  const [customerId, setCustomerId] = useState(initialCustomerId);
+  const [productId, setProductId] = useState('');
+  const [expires, setExpires] = useState('');
+  const [maxIps, setMaxIps] = useState<LimitValue>({ useDefault: true, text: '' });
+  const [maxHwids, setMaxHwids] = useState<LimitValue>({ useDefault: true, text: '' });
+  const errors = useFormErrors(error, FIELDS);
+  const product = products.find((p) => p.id === productId);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const input: LicenseCreateInput = { customerId, productId, expiresAtEpochMillis: fromDateTimeLocal(expires) };
+    if (!maxIps.useDefault) input.maxIps = optionalInteger(maxIps.text) as number | null;
+    if (!maxHwids.useDefault) input.maxHwids = optionalInteger(maxHwids.text) as number | null;
+    onSubmit(input);
+  };
+
+  return (
+    <form className="form card" onSubmit={submit} noValidate>
+      {errors.form ? <Notice tone="warning">{errors.form}</Notice> : null}
+      <div className="form-grid">
+        <SelectField label="Customer" required value={customerId} onChange={(e) => setCustomerId(e.target.value)} error={errors.fields.customerId}>
+          <option value="">Choose a customer…</option>
+          {customers.map((customer) => (
+            <option key={customer.id} value={customer.id}>
+              {customer.name} ({customer.email})
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Product" required value={productId} onChange={(e) => setProductId(e.target.value)} error={errors.fields.productId}>
+          <option value="">Choose a product…</option>
+          {products.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Expires at"
+          type="datetime-local"
+          value={expires}
+          onChange={(e) => setExpires(e.target.value)}
+          error={errors.fields.expiresAtEpochMillis}
+          hint="Empty = perpetual (never expires)."
+        />
+      </div>
+      {product ? (
+        <p className="product-limits" data-testid="product-limits">
+          {product.name} gives each license: <strong>Max IPs {formatLimit(product.maxIps)}</strong>,{' '}
+          <strong>Max HWIDs {formatLimit(product.maxHwids)}</strong>.
+        </p>
+      ) : (
+        <p className="muted">Choose a product to see the limits it gives.</p>
+      )}
+      <div className="form-grid">
+        <LimitChoice label="Max IPs" productLimit={product?.maxIps} value={maxIps} onChange={setMaxIps} error={errors.fields.maxIps} />
+        <LimitChoice label="Max HWIDs" productLimit={product?.maxHwids} value={maxHwids} onChange={setMaxHwids} error={errors.fields.maxHwids} />
+      </div>
+      <div className="actions">
+        <button type="submit" className="button button-primary" disabled={saving}>
+          {saving ? 'Issuing…' : 'Issue license'}
+        </button>
+      </div>
+    </form>
+  );
+}

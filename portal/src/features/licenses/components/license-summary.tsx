@@ -1,0 +1,44 @@
+// The license's key (with copy), owner, product, expiry and limits.
+import { Link } from 'react-router';
+import { CopyButton } from '../../../components/copy-button';
+import { formatDateTime, formatExpiry, formatLimit } from '../../../lib/format';
+import type { License } from '../../../types/api';
+import { licenseStatus } from '../license-stats';
+import type { NameLookup } from './licenses-table';
+import { StatusBadge } from './status-badge';
+
+export function LicenseSummary({ license, names }: { license: License; names: NameLookup }) {
+  return (
+    <section className="card">
+      <p className="key-row">
+        <span className="muted">License key</span>
+        <code className="license-key" data-testid="license-key">
+          {license.id}
+        </code>
+        <CopyButton text={license.id} label="Copy key" />
+      </p>
+      <dl className="facts">
+        <dt>Status</dt>
+        <dd>
+          <StatusBadge status={licenseStatus(license)} />
+        </dd>
+        <dt>Customer</dt>
+        <dd>
+          <Link to={`/customers/${license.customerId}`}>{names.customer(license.customerId)}</Link>
+        </dd>
+        <dt>Product</dt>
+        <dd>{names.product(license.productId)}</dd>
+        <dt>Expires</dt>
+        <dd data-testid="license-expiry">{formatExpiry(license.expiresAtEpochMillis)}</dd>
+        <dt>Max IPs</dt>
+        <dd data-testid="license-max-ips">{formatLimit(license.maxIps)}</dd>
+        <dt>Max HWIDs</dt>
+        <dd data-testid="license-max-hwids">{formatLimit(license.maxHwids)}</dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(license.createdAtEpochMillis)}</dd>
+        <dt>Version</dt>
+        <dd>{license.version}</dd>
+      </dl>
+    </section>
+  );
+}

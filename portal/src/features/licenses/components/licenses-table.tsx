@@ -1,0 +1,55 @@
+import { Link } from 'react-router';
+import { Table } from '../../../components/table';
+import { formatExpiry, formatLimit } from '../../../lib/format';
+import type { License } from '../../../types/api';
+import { licenseStatus } from '../license-stats';
+import { StatusBadge } from './status-badge';
+
+export interface NameLookup {
+  customer: (id: string) => string;
+  product: (id: string) => string;
+}
+
+export function LicensesTable({ licenses, names }: { licenses: License[]; names: NameLookup }) {
+  const now = Date.now();
+  return (
+    <Table
+      caption="Licenses"
+      head={
+        <tr>
+          <th scope="col">Key</th>
+          <th scope="col">Customer</th>
+          <th scope="col">Product</th>
+          <th scope="col">Status</th>
+          <th scope="col">Expires</th>
+          <th scope="col">IPs</th>
+          <th scope="col">HWIDs</th>
+        </tr>
+      }
+    >
+      {licenses.map((license) => (
+        <tr key={license.id}>
+          <td>
+            <Link to={`/licenses/${license.id}`}>
+              <code>{license.id}</code>
+            </Link>
+          </td>
+          <td>
+            <Link to={`/customers/${license.customerId}`}>{names.customer(license.customerId)}</Link>
+          </td>
+          <td>{names.product(license.productId)}</td>
+          <td>
+            <StatusBadge status={licenseStatus(license, now)} />
+          </td>
+          <td className="nowrap">{formatExpiry(license.expiresAtEpochMillis)}</td>
+          <td>
+            {license.usedIps.length} / {formatLimit(license.maxIps)}
+          </td>
+          <td>
+            {license.usedHwids.length} / {formatLimit(license.maxHwids)}
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+}

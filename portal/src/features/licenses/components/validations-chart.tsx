@@ -1,0 +1,53 @@
+// Validations per day as stacked bars (successful below, failed on top), in plain CSS.
+// The numbers are also in a visually hidden table for screen readers.
+import type { DayCount } from '../license-stats';
+
+const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric' });
+const dayLabel = (day: string) => weekday.format(new Date(`${day}T12:00:00`));
+
+export function ValidationsChart({ days }: { days: DayCount[] }) {
+  const max = Math.max(1, ...days.map((d) => d.successful + d.failed));
+  const total = days.reduce((sum, d) => sum + d.successful + d.failed, 0);
+
+  return (
+    <figure className="chart" data-testid="validations-chart">
+      <figcaption>
+        Validations per day, last {days.length} days{' '}
+        <span className="legend">
+          <span className="swatch swatch-ok" aria-hidden="true" /> successful <span className="swatch swatch-bad" aria-hidden="true" /> failed
+        </span>
+      </figcaption>
+      {total === 0 ? <p className="muted">No validation attempts in this period.</p> : null}
+      <div className="bars" aria-hidden="true">
+        {days.map((d) => (
+          <div className="bar-column" key={d.day} title={`${d.day}: ${d.successful} successful, ${d.failed} failed`}>
+            <div className="bar-stack">
+              <div className="bar bar-bad" style={{ height: `${(d.failed / max) * 100}%` }} />
+              <div className="bar bar-ok" style={{ height: `${(d.successful / max) * 100}%` }} />
+            </div>
+            <span className="bar-label">{dayLabel(d.day)}</span>
+          </div>
+        ))}
+      </div>
+      <table className="visually-hidden">
+        <caption>Validations per day</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Successful</th>
+            <th scope="col">Failed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {days.map((d) => (
+            <tr key={d.day}>
+              <td>{d.day}</td>
+              <td>{d.successful}</td>
+              <td>{d.failed}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

@@ -1,0 +1,71 @@
+// Pure license arithmetic for the pages: status, validations per day, history order.
+import type { License, ValidationAttempt } from '../../types/api';
+
+export type LicenseStatus = 'active' | 'expired';
+
+/** Expired once the time is at or past the expiry (SPEC.md); no expiry never expires. */
+export function licenseStatus(license: Pick<License, 'expiresAtEpochMillis'>, now: number = Date.now()): LicenseStatus {
+  return license.expiresAtEpochMillis !== null && now >= license.expiresAtEpochMillis ? 'expired' : 'active';
+}
+
+export function countByStatus(licenses: Pick<License, 'expiresAtEpochMillis'>[], now: number = Date.now()) {
+  let active = 0;
+  for (const license of licenses) if (licenseStatus(license, now) === 'active') active += 1;
+  return { active, expired: licenses.length - active };
+}
+
+export interface DayCount {
+  /** Local calendar day, `YYYY-MM-DD`. */
+  day: string;
+  successful: number;
+  failed: number;
+}
+
+/** `YYYY-MM-DD` of the local calendar day holding `epochMillis`. */
+export function localDay(epochMillis: number): string {
+  const date = new Date(epochMillis);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/**
+ * Validation attempts of all licenses per local day over the last `days` days ending
+ * today, oldest day first; days without attempts are present with zeros.
+ */
+export function validationsPerDay(
+  licenses: Pick<License, 'validationAttempts'>[],
+  days: number,
+  now: number = Date.now(),
+): DayCount[] {
+  const result: DayCount[] = [];
+  const index = new Map<string, DayCount>();
+  const today = new Date(now);
+  for (let offset = days - 1; offset >= 0; offset -= 1) {
+    // Built from calendar fields, so a daylight-saving change never skips or repeats a day.
+    const day = localDay(new Date(today.getFullYear(), today.getMonth(), today.getDate() - offset, 12).getTime());
+    const entry = { day, successful: 0, failed: 0 };
+    result.push(entry);
+    index.set(day, entry);
+  }
+  for (const license of licenses) {
+    for (const attempt of license.validationAttempts) {
+      const entry = index.get(localDay(attempt.timestampEpochMillis));
+      if (!entry) continue;
+      if (attempt.successful) entry.successful += 1;
+      else entry.failed += 1;
+    }
+  }
+  return result;
+}
+
+/** The history newest first (the API returns it oldest first); the input is not changed. */
+export function newestFirst(attempts: ValidationAttempt[]): ValidationAttempt[] {
+  return [...attempts].sort((a, b) => b.timestampEpochMillis - a.timestampEpochMillis);
+}
+
+/** A license with one bound IP or HWID removed, ready for PUT (version kept for the check). */
+export function withoutBinding(license: License, kind: 'ip' | 'hwid', value: string): License {
+  return kind === 'ip'
+    ? { ...license, usedIps: license.usedIps.filter((ip) => ip !== value) }
+    : { ...license, usedHwids: license.usedHwids.filter((hwid) => hwid !== value) };
+}

@@ -1,0 +1,90 @@
+// Create or edit an order: customer, products and licenses picked from lists, total.
+import { useState, type FormEvent } from 'react';
+import { SelectField, TextField } from '../../../components/field';
+import { Notice } from '../../../components/status';
+import { useFormErrors } from '../../../hooks/use-form-errors';
+import { formatMoney } from '../../../lib/format';
+import { numberInput, requiredNumber } from '../../../lib/form-values';
+import type { Customer, License, Order, OrderInput, Product } from '../../../types/api';
+import { PickList } from '../../../components/pick-list';
+
+const FIELDS = ['customerId', 'productIds', 'totalAmount', 'licenseIds'] as const;
+
+export function OrderForm({
+  order,
+  initialCustomerId = '',
+  customers,
+  products,
+  licenses,
+  saving,
+  error,
+  onSubmit,
+}: {
+  order?: Order;
+  initialCustomerId?: string;
+  customers: Customer[];
+  products: Product[];
+  licenses: License[];
+  saving: boolean;
+  error: unknown;
+  onSubmit: (input: OrderInput) => void;
+}) {
+  const [customerId, setCustomerId] = useState(order?.customerId ?? initialCustomerId);
+  const [productIds, setProductIds] = useState<string[]>(order?.productIds ?? []);
+  const [licenseIds, setLicenseIds] = useState<string[]>(order?.licenseIds ?? []);
+  const [total, setTotal] = useState(numberInput(order?.totalAmount));
+  const errors = useFormErrors(error, FIELDS);
+
+  const productName = (id: string) => products.find((p) => p.id === id)?.name ?? 'Unknown product';
+  const sum = productIds.reduce((acc, id) => acc + (products.find((p) => p.id === id)?.price ?? 0), 0);
+  // Licenses of the chosen customer, plus any already linked to the order.
+  const licenseChoices = licenses.filter((l) => l.customerId === customerId || licenseIds.includes(l.id));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit({ customerId, productIds, licenseIds, totalAmount: requiredNumber(total) as number });
+  };
+
+  return (
+    <form className="form card" onSubmit={submit} noValidate>
+      {errors.form ? <Notice tone="warning">{errors.form}</Notice> : null}
+      <SelectField label="Customer" required value={customerId} onChange={(e) => setCustomerId(e.target.value)} error={errors.fields.customerId}>
+        <option value="">Choose a customer…</option>
+        {customers.map((customer) => (
+          <option key={customer.id} value={customer.id}>
+            {customer.name} ({customer.email})
+          </option>
+        ))}
+      </SelectField>
+      <PickList
+        legend="Products"
+        options={products.map((p) => ({ id: p.id, label: `${p.name} (${formatMoney(p.price)})` }))}
+        selected={productIds}
+        onChange={setProductIds}
+        error={errors.fields.productIds}
+        empty="No products exist yet."
+      />
+      <div className="form-inline">
+        <TextField label="Total amount" required inputMode="decimal" value={total} onChange={(e) => setTotal(e.target.value)} error={errors.fields.totalAmount} />
+        {productIds.length > 0 ? (
+          <button type="button" className="button button-small" onClick={() => setTotal(String(sum))}>
+            Use sum of prices ({formatMoney(sum)})
+          </button>
+        ) : null}
+      </div>
+      <PickList
+        legend="Licenses"
+        options={licenseChoices.map((l) => ({ id: l.id, label: `${l.id} (${productName(l.productId)})`, mono: true }))}
+        selected={licenseIds}
+        onChange={setLicenseIds}
+        error={errors.fields.licenseIds}
+        empty={customerId ? 'This customer has no licenses.' : 'Choose a customer to see their licenses.'}
+      />
+      <div className="actions">
+        <button type="submit" className="button button-primary" disabled={saving}>
+          {saving ? 'Saving…' : order ? 'Save order' : 'Create order'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,11 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { invalidate, keys } from '../../../lib/query-keys';
+import type { Product, ProductInput } from '../../../types/api';
+
+export const updateProduct = ({ id, input }: { id: string; input: ProductInput }) => api.put<Product>(`/products/${encodeURIComponent(id)}`, input);
+
+export function useUpdateProduct() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: updateProduct, onSuccess: () => invalidate(queryClient, keys.products) });
+}

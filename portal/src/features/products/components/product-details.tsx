@@ -1,0 +1,30 @@
+// Read-only view of a product, for accounts without products:write.
+import { formatDateTime, formatLimit, formatMoney } from '../../../lib/format';
+import type { Product } from '../../../types/api';
+
+export function ProductDetails({ product }: { product: Product }) {
+  return (
+    <section className="card">
+      <dl className="facts">
+        <dt>Type</dt>
+        <dd>{product.productType}</dd>
+        <dt>Price</dt>
+        <dd>{formatMoney(product.price)}</dd>
+        <dt>Description</dt>
+        <dd>{product.description ?? <span className="muted">—</span>}</dd>
+        <dt>Requires a license</dt>
+        <dd>{product.requiresLicense ? 'Yes' : 'No'}</dd>
+        <dt>Billing</dt>
+        <dd>{product.isSubscription ? `Subscription, every ${product.recurringPeriodDays ?? '?'} days` : 'One-off'}</dd>
+        <dt>Max IPs</dt>
+        <dd>{formatLimit(product.maxIps)}</dd>
+        <dt>Max HWIDs</dt>
+        <dd>{formatLimit(product.maxHwids)}</dd>
+        <dt>Marketplace resource id</dt>
+        <dd>{product.marketplaceResourceId ?? <span className="muted">—</span>}</dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(product.createdAtEpochMillis)}</dd>
+      </dl>
+    </section>
+  );
+}

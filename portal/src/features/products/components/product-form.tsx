@@ -1,0 +1,92 @@
+// Create or edit a product: limits (empty = unlimited), subscription period and the
+// marketplace resource id the webhook matches.
+import { useState, type FormEvent } from 'react';
+import { CheckboxField, TextAreaField, TextField } from '../../../components/field';
+import { Notice } from '../../../components/status';
+import { useFormErrors } from '../../../hooks/use-form-errors';
+import { numberInput, optionalInteger, optionalText, requiredNumber } from '../../../lib/form-values';
+import type { Product, ProductInput } from '../../../types/api';
+
+const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'marketplaceResourceId'] as const;
+
+export function ProductForm({
+  product,
+  saving,
+  error,
+  onSubmit,
+}: {
+  product?: Product;
+  saving: boolean;
+  error: unknown;
+  onSubmit: (input: ProductInput) => void;
+}) {
+  const [v, setV] = useState({
+    name: product?.name ?? '',
+    productType: product?.productType ?? 'software',
+    description: product?.description ?? '',
+    price: numberInput(product?.price ?? null),
+    requiresLicense: product?.requiresLicense ?? true,
+    isSubscription: product?.isSubscription ?? false,
+    recurringPeriodDays: numberInput(product?.recurringPeriodDays),
+    maxIps: numberInput(product?.maxIps),
+    maxHwids: numberInput(product?.maxHwids),
+    marketplaceResourceId: product?.marketplaceResourceId ?? '',
+  });
+  const errors = useFormErrors(error, FIELDS);
+  const text = (field: keyof typeof v) => (e: { target: { value: string } }) => setV((old) => ({ ...old, [field]: e.target.value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // Values that are not numbers go to the API as typed; its message names the field.
+    onSubmit({
+      name: v.name.trim(),
+      productType: v.productType.trim(),
+      description: optionalText(v.description) ?? null,
+      price: requiredNumber(v.price) as number,
+      requiresLicense: v.requiresLicense,
+      isSubscription: v.isSubscription,
+      recurringPeriodDays: v.isSubscription ? (optionalInteger(v.recurringPeriodDays) as number | null) : null,
+      maxIps: optionalInteger(v.maxIps) as number | null,
+      maxHwids: optionalInteger(v.maxHwids) as number | null,
+      marketplaceResourceId: optionalText(v.marketplaceResourceId) ?? null,
+    });
+  };
+
+  return (
+    <form className="form card" onSubmit={submit} noValidate>
+      {errors.form ? <Notice tone="warning">{errors.form}</Notice> : null}
+      <div className="form-grid">
+        <TextField label="Name" required value={v.name} onChange={text('name')} error={errors.fields.name} />
+        <TextField label="Product type" required list="product-types" value={v.productType} onChange={text('productType')} error={errors.fields.productType} />
+        <datalist id="product-types">
+          <option value="software" />
+          <option value="desktop" />
+          <option value="plugin" />
+        </datalist>
+        <TextField label="Price" required inputMode="decimal" value={v.price} onChange={text('price')} error={errors.fields.price} hint="In the account's base currency." />
+        <TextField label="Marketplace resource id" value={v.marketplaceResourceId} onChange={text('marketplaceResourceId')} error={errors.fields.marketplaceResourceId} hint="Matched by the marketplace webhook; leave empty if not sold there." />
+      </div>
+      <TextAreaField label="Description" value={v.description} onChange={text('description')} error={errors.fields.description} />
+      <fieldset>
+        <legend>Licensing</legend>
+        <CheckboxField label="Requires a license" checked={v.requiresLicense} onChange={(e) => setV((old) => ({ ...old, requiresLicense: e.target.checked }))} />
+        <div className="form-grid">
+          <TextField label="Max IPs per license" type="number" min={0} step={1} value={v.maxIps} onChange={text('maxIps')} error={errors.fields.maxIps} hint="Empty = unlimited. New licenses inherit it." />
+          <TextField label="Max HWIDs per license" type="number" min={0} step={1} value={v.maxHwids} onChange={text('maxHwids')} error={errors.fields.maxHwids} hint="Empty = unlimited. New licenses inherit it." />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Billing</legend>
+        <CheckboxField label="Subscription" checked={v.isSubscription} onChange={(e) => setV((old) => ({ ...old, isSubscription: e.target.checked }))} />
+        {v.isSubscription ? (
+          <TextField label="Billing period (days)" type="number" min={0} step={1} value={v.recurringPeriodDays} onChange={text('recurringPeriodDays')} error={errors.fields.recurringPeriodDays} hint="Marketplace licenses of this product expire after this many days." />
+        ) : null}
+      </fieldset>
+      <div className="actions">
+        <button type="submit" className="button button-primary" disabled={saving}>
+          {saving ? 'Saving…' : product ? 'Save product' : 'Create product'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+// The three staff:manage mutations: roles, active flag, deletion.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { invalidate, keys } from '../../../lib/query-keys';
+import type { Staff } from '../../../types/api';
+
+export const setStaffRoles = ({ id, roleIds }: { id: string; roleIds: string[] }) =>
+  api.put<Staff>(`/staff/${encodeURIComponent(id)}/roles`, { roleIds });
+
+export const setStaffActive = ({ id, active }: { id: string; active: boolean }) =>
+  api.put<Staff>(`/staff/${encodeURIComponent(id)}/active`, { active });
+
+export const deleteStaff = (id: string) => api.delete(`/staff/${encodeURIComponent(id)}`);
+
+export function useSetStaffRoles() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: setStaffRoles, onSuccess: () => invalidate(queryClient, keys.staff) });
+}
+
+export function useSetStaffActive() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: setStaffActive, onSuccess: () => invalidate(queryClient, keys.staff) });
+}
+
+export function useDeleteStaff() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: deleteStaff, onSuccess: () => invalidate(queryClient, keys.staff) });
+}

@@ -1,0 +1,39 @@
+// Display formats shared by every page: dates, money, limits.
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const money = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export const formatDateTime = (epochMillis: number) => dateTime.format(new Date(epochMillis));
+export const formatDate = (epochMillis: number) => dateOnly.format(new Date(epochMillis));
+export const formatMoney = (amount: number) => money.format(amount);
+
+/** A slot limit: null means unlimited. */
+export const formatLimit = (limit: number | null | undefined) => (limit === null || limit === undefined ? 'Unlimited' : String(limit));
+
+export const formatExpiry = (expiresAtEpochMillis: number | null) =>
+  expiresAtEpochMillis === null ? 'Never (perpetual)' : formatDateTime(expiresAtEpochMillis);
+
+/** The `data` snapshot of an audit entry, indented for reading; non-JSON text as is. */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Value for an <input type="datetime-local"> in local time, from epoch millis. */
+export function toDateTimeLocal(epochMillis: number | null): string {
+  if (epochMillis === null) return '';
+  const date = new Date(epochMillis);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** Epoch millis from an <input type="datetime-local"> value; empty means none. */
+export function fromDateTimeLocal(value: string): number | null {
+  if (value.trim() === '') return null;
+  const millis = new Date(value).getTime();
+  return Number.isNaN(millis) ? null : millis;
+}
