@@ -6,7 +6,6 @@ import type { LicensesTable, ValidationAttemptsTable } from '../../db/schema.js'
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId, newLicenseKey } from '../../lib/ids.js';
-import { containsNul } from '../../lib/text.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { findCustomer } from '../customers/customers.repository.js';
 import { findProduct } from '../products/products.repository.js';
@@ -33,8 +32,6 @@ function toLicense(row: LicensesTable, children: Children): License {
 
 /** Loads the selected licenses with their bound lists and attempts: four queries in all. */
 async function loadLicenses(db: Db, filter: repo.LicenseFilter): Promise<License[]> {
-  // PostgreSQL text cannot hold NUL: such ids and filters match nothing (src/lib/text.ts).
-  if ([filter.id, filter.customerId, filter.productId].some((v) => v !== undefined && containsNul(v))) return [];
   const rows = await repo.findLicenseRows(db, filter);
   if (rows.length === 0) return [];
   const byId = new Map<string, Children>(rows.map((r) => [r.id, { ips: [], hwids: [], attempts: [] }]));
@@ -153,7 +150,6 @@ export async function updateLicense(
   body: UpdateLicenseBody,
   historyMax: number,
 ): Promise<License> {
-  if (containsNul(id)) throw notFound('License not found');
   const bumped = await repo.bumpVersion(trx, id, body.version);
   if (!bumped) {
     const stored = await repo.storedVersion(trx, id);

@@ -89,7 +89,7 @@ describe.each(DIALECTS)('licenses CRUD (%s)', (dialect) => {
 
   it('answers 404 License not found for unknown ids of any form on GET, PUT and DELETE', async () => {
     const license = await newLicense(t);
-    for (const id of ['ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ', '0190f0f0-0000-7000-8000-000000000000', "' OR '1'='1", 'x'.repeat(2000)]) {
+    for (const id of ['ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ', '0190f0f0-0000-7000-8000-000000000000', "' OR '1'='1", 'x'.repeat(2000), 'a\u0000b']) {
       const path = `/licenses/${encodeURIComponent(id)}`;
       for (const res of [await t.admin('GET', path), await t.admin('PUT', path, { body: putBody(license) }), await t.admin('DELETE', path)]) {
         expect(res.status).toBe(404);

@@ -1,10 +1,8 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientIp } from '../../http/client-ip.js';
-import { badRequest } from '../../http/errors.js';
 import { validationRateLimit } from '../../http/rate-limit.js';
 import { ErrorSchema } from '../../http/schemas.js';
-import { containsNul } from '../../lib/text.js';
 import { ValidateBodySchema, ValidateResultSchema } from './licenses.schemas.js';
 import { createValidator } from './validation.service.js';
 
@@ -41,9 +39,6 @@ export const validationRoutes: FastifyPluginAsyncTypebox<ValidationRoutesOptions
     },
     async (request) => {
       const { licenseId, productId, hwid } = request.body;
-      // PostgreSQL text cannot hold NUL: no license has such a key, and such a HWID cannot be recorded.
-      if (containsNul(hwid)) throw badRequest('hwid must not contain NUL characters');
-      if (containsNul(licenseId)) return { valid: false };
       return { valid: await validator.validate({ licenseId, productId, hwid, ip: clientIp(request) }) };
     },
   );

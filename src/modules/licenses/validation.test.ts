@@ -145,6 +145,7 @@ describe.each(DIALECTS)('license validation (%s)', (dialect) => {
       [{ ...good, hwid: 42 }, 'hwid'],
       [{ ...good, licenseId: null }, 'licenseId'],
       [{ ...good, productId: ['x'] }, 'productId'],
+      [{ ...good, hwid: 'a\u0000b' }, 'hwid'],
     ];
     for (const [body, field] of bad) {
       const res = await validate(t, body as Record<string, unknown>);
