@@ -85,7 +85,7 @@ export interface Product {
 
 export type ProductInput = Omit<Product, 'id' | 'createdAtEpochMillis'>;
 
-export type ValidationReason = 'VALID' | 'PRODUCT_MISMATCH' | 'EXPIRED' | 'IP_LIMIT_REACHED' | 'HWID_LIMIT_REACHED';
+export type ValidationReason = 'VALID' | 'PRODUCT_MISMATCH' | 'EXPIRED' | 'IP_LIMIT_REACHED' | 'HWID_LIMIT_REACHED' | 'UNKNOWN';
 
 export interface ValidationAttempt {
   hwid: string;

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { visibleNavItems } from './navigation';
+
+const labels = (permissions: string[], isMasterAdmin = false) => visibleNavItems({ permissions, isMasterAdmin }).map((item) => item.label);
+
+describe('navigation by permission', () => {
+  it('shows the Master Admin everything', () => {
+    expect(labels(['*'], true)).toEqual([
+      'Dashboard', 'Customers', 'Products', 'Licenses', 'Orders', 'Staff', 'Roles', 'Registration keys', 'Audit log',
+    ]);
+  });
+
+  it('shows a support role only what it may read', () => {
+    expect(labels(['customers:read', 'licenses:read', 'licenses:write'])).toEqual(['Dashboard', 'Customers', 'Licenses']);
+  });
+
+  it('hides registration keys from a "*" account that is not the Master Admin', () => {
+    expect(labels(['*'])).not.toContain('Registration keys');
+  });
+
+  it('leaves only the dashboard for an account without permissions', () => {
+    expect(labels([])).toEqual(['Dashboard']);
+  });
+});
