@@ -14,6 +14,8 @@ import { useCan } from '../../hooks/use-session';
 import { formatDateTime } from '../../lib/format';
 import { useNames } from '../use-names';
 
+const SOCIAL_LABELS: Record<string, string> = { twitter: 'Twitter', linkedin: 'LinkedIn', MarketplaceID: 'Marketplace user id', SteamID: 'Steam id' };
+
 export function CustomerPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -61,7 +63,7 @@ export function CustomerPage() {
               <dd>{data.email}</dd>
               {Object.entries(data.socials ?? {}).map(([key, value]) => (
                 <Fragment key={key}>
-                  <dt>{key}</dt>
+                  <dt>{SOCIAL_LABELS[key] ?? key}</dt>
                   <dd>{value}</dd>
                 </Fragment>
               ))}

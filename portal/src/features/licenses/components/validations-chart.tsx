@@ -2,8 +2,8 @@
 // The numbers are also in a visually hidden table for screen readers.
 import type { DayCount } from '../license-stats';
 
-const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric' });
-const dayLabel = (day: string) => weekday.format(new Date(`${day}T12:00:00`));
+const longDate = new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
+const dateOf = (day: string) => new Date(`${day}T12:00:00`);
 
 export function ValidationsChart({ days }: { days: DayCount[] }) {
   const max = Math.max(1, ...days.map((d) => d.successful + d.failed));
@@ -12,7 +12,7 @@ export function ValidationsChart({ days }: { days: DayCount[] }) {
   return (
     <figure className="chart" data-testid="validations-chart">
       <figcaption>
-        Validations per day, last {days.length} days{' '}
+        Validations per day, {days.length > 0 ? `${longDate.format(dateOf(days[0]!.day))} – ${longDate.format(dateOf(days[days.length - 1]!.day))}` : 'no days'}{' '}
         <span className="legend">
           <span className="swatch swatch-ok" aria-hidden="true" /> successful <span className="swatch swatch-bad" aria-hidden="true" /> failed
         </span>
@@ -20,12 +20,12 @@ export function ValidationsChart({ days }: { days: DayCount[] }) {
       {total === 0 ? <p className="muted">No validation attempts in this period.</p> : null}
       <div className="bars" aria-hidden="true">
         {days.map((d) => (
-          <div className="bar-column" key={d.day} title={`${d.day}: ${d.successful} successful, ${d.failed} failed`}>
+          <div className="bar-column" key={d.day} title={`${longDate.format(dateOf(d.day))}: ${d.successful} successful, ${d.failed} failed`}>
             <div className="bar-stack">
               <div className="bar bar-bad" style={{ height: `${(d.failed / max) * 100}%` }} />
               <div className="bar bar-ok" style={{ height: `${(d.successful / max) * 100}%` }} />
             </div>
-            <span className="bar-label">{dayLabel(d.day)}</span>
+            <span className="bar-label">{dateOf(d.day).getDate()}</span>
           </div>
         ))}
       </div>
