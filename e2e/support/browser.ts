@@ -45,7 +45,7 @@ export const pageErrors: string[] = [];
 
 /** A fresh browser context (own sessionStorage) with one page. */
 export async function openPage(browser: Browser, viewport = LAPTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
