@@ -4,6 +4,7 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { HttpError } from '../../http/errors.js';
+import { webhookRateLimit } from '../../http/rate-limit.js';
 import { formatValidationError } from '../../http/validation.js';
 import { WebhookBodySchema } from './marketplace.schemas.js';
 import { handleWebhook } from './marketplace.service.js';
@@ -31,10 +32,13 @@ export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
     return reply.code(status).type(TEXT).send(message);
   });
 
+  // One counter per client IP across the three paths, counted before the body is read.
+  const rateLimit = webhookRateLimit(app);
   for (const url of WEBHOOK_PATHS) {
     app.post(
       url,
       {
+        onRequest: rateLimit,
         schema: {
           tags: ['Marketplace'],
           summary: 'Issue (or re-issue) the license key of a marketplace buyer',

@@ -172,6 +172,28 @@ describe.each(DIALECTS)('marketplace webhook (%s)', (dialect) => {
   });
 });
 
+describe.each(DIALECTS)('marketplace webhook rate limit (%s)', (dialect) => {
+  it('allows 60 calls a minute per IP across the three paths, then 429 in plain text; other IPs unaffected', async () => {
+    const t = await startTestApp(dialect);
+    try {
+      const ip = '127.0.0.31';
+      const form = { secret: 'wrong', user_id: '1', resource_id: '1' };
+      for (let i = 0; i < 60; i += 1) {
+        const res = await t.req('POST', PATHS[i % 3]!, { form, localAddress: ip });
+        expect(res.status).toBe(401);
+      }
+      const limited = await t.req('POST', '/integrations/marketplace', { form, localAddress: ip });
+      expect(limited.status).toBe(429);
+      expect(limited.text).toBe('Too many requests. Please try again shortly.');
+      expect(limited.headers['content-type']).toMatch(/^text\/plain/);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await t.req('POST', '/marketplace', { form, localAddress: '127.0.0.32' })).status).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('marketplace webhook without a configured secret', () => {
   it('rejects every request with 503', async () => {
     const t = await startTestApp('sqlite', { MARKETPLACE_SECRET: '' });
