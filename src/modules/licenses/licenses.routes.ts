@@ -18,7 +18,7 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(LicenseSchema) },
       },
     },
-    async (request) => licenses.listLicenses(app.db, request.query),
+    async (request) => licenses.listLicenses(app.db, request.query, app.config.validationHistoryMax),
   );
 
   app.post(
@@ -45,7 +45,7 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'licenses:read' },
       schema: { tags, summary: 'Get a license with its bindings and validation history', params: IdParams, response: { 200: LicenseSchema } },
     },
-    async (request) => licenses.getLicense(app.db, request.params.id),
+    async (request) => licenses.getLicense(app.db, request.params.id, app.config.validationHistoryMax),
   );
 
   app.put(
@@ -82,7 +82,9 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await app.transaction((trx) => licenses.deleteLicense(trx, request.actor.username, request.params.id));
+      await app.transaction((trx) =>
+        licenses.deleteLicense(trx, request.actor.username, request.params.id, app.config.validationHistoryMax),
+      );
       return reply.code(204).send(null);
     },
   );

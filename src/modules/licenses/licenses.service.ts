@@ -30,8 +30,12 @@ function toLicense(row: LicensesTable, children: Children): License {
   };
 }
 
-/** Loads the selected licenses with their bound lists and attempts: four queries in all. */
-async function loadLicenses(db: Db, filter: repo.LicenseFilter): Promise<License[]> {
+/**
+ * Loads the selected licenses with their bound lists and attempts: four queries in all.
+ * `historyMax` > 0 shows only that many most recent attempts: validation prunes in
+ * chunks, so a few more may be stored for a moment (validation.history.ts).
+ */
+async function loadLicenses(db: Db, filter: repo.LicenseFilter, historyMax: number): Promise<License[]> {
   const rows = await repo.findLicenseRows(db, filter);
   if (rows.length === 0) return [];
   const byId = new Map<string, Children>(rows.map((r) => [r.id, { ips: [], hwids: [], attempts: [] }]));
@@ -47,18 +51,22 @@ async function loadLicenses(db: Db, filter: repo.LicenseFilter): Promise<License
       reason: r.reason as Reason,
     });
   }
-  return rows.map((row) => toLicense(row, byId.get(row.id)!));
+  return rows.map((row) => {
+    const children = byId.get(row.id)!;
+    if (historyMax > 0 && children.attempts.length > historyMax) children.attempts = children.attempts.slice(-historyMax);
+    return toLicense(row, children);
+  });
 }
 
-export async function getLicense(db: Db, id: string): Promise<License> {
-  const [license] = await loadLicenses(db, { id });
+export async function getLicense(db: Db, id: string, historyMax = 0): Promise<License> {
+  const [license] = await loadLicenses(db, { id }, historyMax);
   if (!license) throw notFound('License not found');
   return license;
 }
 
 /** A larger `limit` is clamped to MAX_PAGE_SIZE, as on every list. */
-export const listLicenses = (db: Db, filter: Omit<repo.LicenseFilter, 'id'>): Promise<License[]> =>
-  loadLicenses(db, { ...filter, limit: filter.limit === undefined ? undefined : Math.min(filter.limit, MAX_PAGE_SIZE) });
+export const listLicenses = (db: Db, filter: Omit<repo.LicenseFilter, 'id'>, historyMax = 0): Promise<License[]> =>
+  loadLicenses(db, { ...filter, limit: filter.limit === undefined ? undefined : Math.min(filter.limit, MAX_PAGE_SIZE) }, historyMax);
 
 /**
  * The audit snapshot: the license as the API shows it, except that the attempt history
@@ -168,7 +176,7 @@ export async function updateLicense(
   await repo.replaceIps(trx, id, unique(body.usedIps));
   await repo.replaceHwids(trx, id, unique(body.usedHwids));
   await repo.replaceAttempts(trx, id, attemptRows(id, body.validationAttempts ?? [], historyMax));
-  const license = await getLicense(trx, id);
+  const license = await getLicense(trx, id, historyMax);
   await recordAudit(trx, actor, 'licenses.update', auditSnapshot(license));
   return license;
 }
@@ -188,8 +196,8 @@ async function withReferenceCheck(write: () => Promise<unknown>): Promise<void> 
   }
 }
 
-export async function deleteLicense(trx: Db, actor: string, id: string): Promise<void> {
-  const license = await getLicense(trx, id);
+export async function deleteLicense(trx: Db, actor: string, id: string, historyMax = 0): Promise<void> {
+  const license = await getLicense(trx, id, historyMax);
   await repo.deleteLicense(trx, id);
   await recordAudit(trx, actor, 'licenses.delete', auditSnapshot(license));
 }

@@ -5,10 +5,12 @@ import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
 import { pruneAttempts } from './licenses.repository.js';
 import { decideValidation } from './validation.decision.js';
+import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
 import type { ValidationRequest, Validator } from './validation.service.js';
 
 export function createPostgresValidator(db: Db, historyMax: number): Validator {
+  const pruning = new PruneSchedule(historyMax);
   const validateOne = (req: ValidationRequest) =>
     db.transaction().execute(async (trx) => {
       const license = await repo.lockLicense(trx, req.licenseId);
@@ -37,7 +39,7 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
         successful: decision.valid ? 1 : 0,
         reason: decision.reason,
       });
-      if (historyMax > 0) await pruneAttempts(trx, req.licenseId, historyMax);
+      if (pruning.due(req.licenseId)) await pruneAttempts(trx, req.licenseId, historyMax);
       return decision.valid;
     });
 

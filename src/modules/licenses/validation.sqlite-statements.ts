@@ -25,7 +25,7 @@ export interface AttemptRow {
   reason: string;
 }
 
-type Kind = 'ip' | 'hwid';
+export type Kind = 'ip' | 'hwid';
 
 export function prepareValidationStatements(sqlite: SqliteDatabase.Database) {
   const license = sqlite.prepare<[string], LicenseLimits>(

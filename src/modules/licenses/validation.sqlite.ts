@@ -8,20 +8,72 @@ import type { Db } from '../../db/database.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { newId } from '../../lib/ids.js';
 import { decideValidation } from './validation.decision.js';
-import { prepareValidationStatements, type ValidationStatements } from './validation.sqlite-statements.js';
+import { PruneSchedule } from './validation.history.js';
+import {
+  prepareValidationStatements,
+  type Kind,
+  type LicenseLimits,
+  type SlotUsage,
+  type ValidationStatements,
+} from './validation.sqlite-statements.js';
 import type { ValidationRequest, Validator } from './validation.service.js';
 
-const NOT_BOUND_YET = { used: 0, next: 0 };
+const NOT_BOUND_YET: SlotUsage = { used: 0, next: 0 };
+
+/**
+ * The batch's view of the licenses it touches: each license row, binding check and slot
+ * count is read once per batch and then kept up to date by the batch's own bindings
+ * (the batch holds the write lock, so nobody else changes them meanwhile).
+ */
+class BatchView {
+  private readonly licenses = new Map<string, LicenseLimits | undefined>();
+  private readonly bound = new Map<string, boolean>();
+  private readonly usages = new Map<string, SlotUsage>();
+
+  constructor(private readonly stmts: ValidationStatements) {}
+
+  license(id: string): LicenseLimits | undefined {
+    if (!this.licenses.has(id)) this.licenses.set(id, this.stmts.license(id));
+    return this.licenses.get(id);
+  }
+
+  isBound(kind: Kind, licenseId: string, value: string): boolean {
+    const key = `${kind}\u0000${licenseId}\u0000${value}`;
+    let bound = this.bound.get(key);
+    if (bound === undefined) {
+      bound = this.stmts.isBound(kind, licenseId, value);
+      this.bound.set(key, bound);
+    }
+    return bound;
+  }
+
+  usage(kind: Kind, licenseId: string): SlotUsage {
+    const key = `${kind}\u0000${licenseId}`;
+    let usage = this.usages.get(key);
+    if (usage === undefined) {
+      usage = this.stmts.usage(kind, licenseId);
+      this.usages.set(key, usage);
+    }
+    return usage;
+  }
+
+  bind(kind: Kind, licenseId: string, value: string): void {
+    const usage = this.usage(kind, licenseId);
+    this.stmts.bind(kind, licenseId, value, usage.next);
+    this.usages.set(`${kind}\u0000${licenseId}`, { used: usage.used + 1, next: usage.next + 1 });
+    this.bound.set(`${kind}\u0000${licenseId}\u0000${value}`, true);
+  }
+}
 
 /** Applies one validation inside the open transaction; returns `valid`, or null for an unknown license. */
-function applyValidation(stmts: ValidationStatements, req: ValidationRequest): boolean | null {
-  const license = stmts.license(req.licenseId);
+function applyValidation(view: BatchView, stmts: ValidationStatements, req: ValidationRequest): boolean | null {
+  const license = view.license(req.licenseId);
   if (!license) return null;
   const now = Date.now();
-  const ipBound = stmts.isBound('ip', req.licenseId, req.ip);
-  const hwidBound = stmts.isBound('hwid', req.licenseId, req.hwid);
-  const ipUsage = ipBound ? NOT_BOUND_YET : stmts.usage('ip', req.licenseId);
-  const hwidUsage = hwidBound ? NOT_BOUND_YET : stmts.usage('hwid', req.licenseId);
+  const ipBound = view.isBound('ip', req.licenseId, req.ip);
+  const hwidBound = view.isBound('hwid', req.licenseId, req.hwid);
+  const ipUsage = ipBound ? NOT_BOUND_YET : view.usage('ip', req.licenseId);
+  const hwidUsage = hwidBound ? NOT_BOUND_YET : view.usage('hwid', req.licenseId);
   const decision = decideValidation({
     licenseProductId: license.product_id,
     requestedProductId: req.productId,
@@ -30,8 +82,8 @@ function applyValidation(stmts: ValidationStatements, req: ValidationRequest): b
     ip: { bound: ipBound, used: ipUsage.used, limit: license.max_ips },
     hwid: { bound: hwidBound, used: hwidUsage.used, limit: license.max_hwids },
   });
-  if (decision.bindIp) stmts.bind('ip', req.licenseId, req.ip, ipUsage.next);
-  if (decision.bindHwid) stmts.bind('hwid', req.licenseId, req.hwid, hwidUsage.next);
+  if (decision.bindIp) view.bind('ip', req.licenseId, req.ip);
+  if (decision.bindHwid) view.bind('hwid', req.licenseId, req.hwid);
   stmts.recordAttempt({
     id: newId(),
     licenseId: req.licenseId,
@@ -46,16 +98,18 @@ function applyValidation(stmts: ValidationStatements, req: ValidationRequest): b
 
 export function createSqliteValidator(db: Db, sqlite: SqliteDatabase.Database, historyMax: number): Validator {
   const stmts = prepareValidationStatements(sqlite);
+  const pruning = new PruneSchedule(historyMax);
 
-  /** Every request of the batch in one transaction; history pruned once per license. */
+  /** Every request of the batch in one transaction, then the histories that are due pruned. */
   const applyAll = sqlite.transaction((requests: ValidationRequest[]): boolean[] => {
-    const touched = new Set<string>();
+    const view = new BatchView(stmts);
+    const recorded = new Map<string, number>();
     const results = requests.map((req) => {
-      const valid = applyValidation(stmts, req);
-      if (valid !== null) touched.add(req.licenseId);
+      const valid = applyValidation(view, stmts, req);
+      if (valid !== null) recorded.set(req.licenseId, (recorded.get(req.licenseId) ?? 0) + 1);
       return valid ?? false;
     });
-    if (historyMax > 0) for (const licenseId of touched) stmts.prune(licenseId, historyMax);
+    for (const [licenseId, added] of recorded) if (pruning.due(licenseId, added)) stmts.prune(licenseId, historyMax);
     return results;
   });
 

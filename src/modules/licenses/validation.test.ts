@@ -205,3 +205,26 @@ describe.each(DIALECTS)('validation history and proxies (%s)', (dialect) => {
     expect((await readLicense(t, license.id)).usedIps).toEqual(['203.0.113.9']);
   });
 });
+
+describe.each(DIALECTS)('validation history pruned in chunks (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { VALIDATION_HISTORY_MAX: '20', VALIDATION_RATE_LIMIT: '100000' });
+  });
+  afterAll(() => t.close());
+
+  it('shows exactly the 20 most recent attempts while storing at most a tenth more', async () => {
+    const license = await newLicense(t);
+    for (let i = 1; i <= 27; i += 1) {
+      await validate(t, { licenseId: license.id, productId: license.productId, hwid: `HW-${i}` });
+      await sleep(1);
+    }
+    const after = await readLicense(t, license.id);
+    expect(after.validationAttempts.map((a) => a.hwid)).toEqual(Array.from({ length: 20 }, (_, i) => `HW-${i + 8}`));
+    const listed = ((await t.admin('GET', `/licenses?customerId=${license.customerId}`)).json as { validationAttempts: unknown[] }[])[0]!;
+    expect(listed.validationAttempts).toEqual(after.validationAttempts);
+    const stored = await t.app.db.selectFrom('validation_attempts').select('id').where('license_id', '=', license.id).execute();
+    expect(stored.length).toBeGreaterThanOrEqual(20);
+    expect(stored.length).toBeLessThanOrEqual(22);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit, type Pending } from './group-commit.js';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('GroupCommit', () => {
+  it('hands work submitted in one event-loop turn to one batch, settled in order', async () => {
+    const batches: number[][] = [];
+    const group = new GroupCommit<number, number>((batch: Pending<number, number>[]) => {
+      batches.push(batch.map((p) => p.item));
+      for (const p of batch) p.resolve(p.item * 2);
+    });
+    const results = await Promise.all([1, 2, 3].map((n) => group.submit(n)));
+    expect(results).toEqual([2, 4, 6]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it('collects what arrives while a batch is running into the next batch', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const group = new GroupCommit<number, number>(async (batch) => {
+      batches.push(batch.map((p) => p.item));
+      if (batches.length === 1) await gate;
+      for (const p of batch) p.resolve(p.item);
+    });
+    const first = group.submit(1);
+    await tick();
+    const later = [group.submit(2), group.submit(3)];
+    await tick();
+    expect(batches).toEqual([[1]]);
+    release();
+    await Promise.all([first, ...later]);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
+
+  it('rejects every unsettled entry when the batch throws, and respects the batch size limit', async () => {
+    const sizes: number[] = [];
+    const group = new GroupCommit<number, number>((batch) => {
+      sizes.push(batch.length);
+      batch[0]!.resolve(0);
+      throw new Error('disk full');
+    }, 2);
+    const outcomes = await Promise.allSettled([1, 2, 3].map((n) => group.submit(n)));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(sizes).toEqual([2, 1]);
+    await group.drain();
+  });
+});
