@@ -1,0 +1,28 @@
+// The part of autocannon's API the benchmark uses (the package ships no types).
+declare module 'autocannon' {
+  interface Options {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    duration?: number;
+  }
+  interface Histogram {
+    average: number;
+    mean: number;
+    p50: number;
+    p99: number;
+    total: number;
+  }
+  interface Result {
+    requests: Histogram;
+    latency: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}

@@ -1,0 +1,51 @@
+// Child processes of the benchmark: each server runs alone in its own process, so the
+// load generator (this process) and the server under test do not share an event loop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface Server {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Runs a TypeScript entry file (through tsx) with `env`, and waits until `readyPath` answers. */
+export async function startServer(entry: string, env: Record<string, string>, readyPath = '/'): Promise<Server> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}:\n${stderr}`);
+    try {
+      await fetch(url + readyPath);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${entry} did not answer within 60 s:\n${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

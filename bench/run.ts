@@ -1,0 +1,166 @@
+// npm run bench: throughput and latency of license validation against a bare node:http
+// server, in one run on this machine. Every server runs in its own process; this
+// process drives them with autocannon (BENCH_CONNECTIONS, default 50, for
+// BENCH_DURATION seconds, default 10, after a 2 s warm-up).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { startServer, type Server } from './processes.js';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const WARMUP = 2;
+const ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
+
+interface Scenario {
+  name: string;
+  /** Path on the server, POSTed with `body`. */
+  path: string;
+  body: string;
+  contentType?: string;
+  /** What one request must answer before the load starts (a sanity check). */
+  expect: { status: number; body: string };
+}
+
+interface Measurement {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+async function measure(server: Server, scenario: Scenario): Promise<Measurement> {
+  const options = {
+    url: server.url + scenario.path,
+    method: 'POST',
+    headers: { 'content-type': scenario.contentType ?? 'application/json' },
+    body: scenario.body,
+    connections: CONNECTIONS,
+  };
+  const probe = await fetch(options.url, { method: 'POST', headers: options.headers, body: options.body });
+  const text = await probe.text();
+  if (probe.status !== scenario.expect.status || text !== scenario.expect.body) {
+    throw new Error(`${scenario.name}: expected ${scenario.expect.status} ${scenario.expect.body}, got ${probe.status} ${text}`);
+  }
+  await autocannon({ ...options, duration: WARMUP });
+  const result = await autocannon({ ...options, duration: DURATION });
+  return {
+    name: scenario.name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/** An authenticated JSON call to the service's admin API. */
+async function api(server: Server, token: string | null, path: string, body: unknown): Promise<any> {
+  const res = await fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+export interface Seed {
+  server: Server;
+  token: string;
+  api(path: string, body: unknown): Promise<any>;
+}
+
+/** Licenses in the states the validation scenarios need, created through the API. */
+async function validationScenarios(seed: Seed): Promise<Scenario[]> {
+  const product = await seed.api('/products', {
+    name: 'Bench product', productType: 'software', price: 1, requiresLicense: true, isSubscription: false,
+  });
+  const customer = await seed.api('/customers', { name: 'Bench customer', email: 'bench@example.com' });
+  const license = (limits: object) => seed.api('/licenses', { productId: product.id, customerId: customer.id, ...limits });
+  const validation = (licenseId: string, hwid: string) => JSON.stringify({ licenseId, productId: product.id, hwid });
+
+  // Bound: this process's IP (127.0.0.1) and the HWID were bound by a first validation.
+  const bound = await license({ maxIps: 1, maxHwids: 1 });
+  await seed.api('/licenses/validate', JSON.parse(validation(bound.id, 'HWID-BOUND')));
+  // Full: the only HWID slot is taken, so every call fails at step 4 (HWID_LIMIT_REACHED).
+  const full = await license({ maxIps: 1, maxHwids: 1 });
+  await seed.api('/licenses/validate', JSON.parse(validation(full.id, 'HWID-TAKEN')));
+
+  return [
+    { name: 'validate: IP and HWID already bound', path: '/licenses/validate', body: validation(bound.id, 'HWID-BOUND'), expect: { status: 200, body: '{"valid":true}' } },
+    { name: 'validate: HWID slot full (false)', path: '/licenses/validate', body: validation(full.id, 'HWID-OTHER'), expect: { status: 200, body: '{"valid":false}' } },
+    // For reference: the same route when nothing is written (no attempt to record).
+    { name: 'validate: unknown license (no write)', path: '/licenses/validate', body: validation('ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ', 'HWID-BOUND'), expect: { status: 200, body: '{"valid":false}' } },
+  ];
+}
+
+// ---- WEBHOOK SCENARIO HOOK (for the marketplace webhook's author) -----------------
+// Add "webhook calls that reuse a license" here: create a product with a
+// marketplaceResourceId through seed.api, call the webhook once for a buyer so that it
+// holds a license, then return a Scenario repeating that exact call (form body,
+// contentType 'application/x-www-form-urlencoded', secret MARKETPLACE_SECRET below,
+// expect 200 and the key). The service runs with WEBHOOK_RATE_LIMIT raised already.
+async function webhookScenarios(_seed: Seed): Promise<Scenario[]> {
+  return [];
+}
+// -----------------------------------------------------------------------------------
+
+const pad = (value: string | number, width: number) => String(value).padStart(width);
+
+function report(rows: Measurement[]): void {
+  const bare = rows[0]!;
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per scenario (after ${WARMUP} s warm-up)\n`);
+  console.log(`${'scenario'.padEnd(40)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs bare', 9)}${pad('failed', 8)}`);
+  for (const row of rows) {
+    const ratio = `${Math.round((row.rps / bare.rps) * 100)}%`;
+    console.log(`${row.name.padEnd(40)}${pad(Math.round(row.rps), 9)}${pad(row.p50, 9)}${pad(row.p99, 9)}${pad(ratio, 9)}${pad(row.failures, 8)}`);
+  }
+  const target = rows[1];
+  if (target) {
+    const ok = target.rps >= 0.6 * bare.rps && target.p99 < 10;
+    console.log(`\ntarget (bound validations >= 60% of bare, p99 < 10 ms): ${ok ? 'met' : 'NOT met'}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const rows: Measurement[] = [];
+  const bare = await startServer('bench/bare-server.ts', {});
+  try {
+    rows.push(await measure(bare, { name: 'bare node:http', path: '/', body: '{}', expect: { status: 200, body: '{"valid":true}' } }));
+  } finally {
+    await bare.stop();
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), 'licensing-bench-'));
+  const service = await startServer(
+    'src/server.ts',
+    {
+      DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+      VALIDATION_RATE_LIMIT: '1000000000',
+      WEBHOOK_RATE_LIMIT: '1000000000',
+      MARKETPLACE_SECRET: 'bench-marketplace-secret',
+      JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123',
+      MASTER_ADMIN_USERNAME: ADMIN.username,
+      MASTER_ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    },
+    '/healthz',
+  );
+  try {
+    const { token } = await api(service, null, '/auth/login', ADMIN);
+    const seed: Seed = { server: service, token, api: (path, body) => api(service, token, path, body) };
+    const scenarios = [...(await validationScenarios(seed)), ...(await webhookScenarios(seed))];
+    for (const scenario of scenarios) rows.push(await measure(service, scenario));
+  } finally {
+    await service.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  report(rows);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
