@@ -1,6 +1,7 @@
 // Parallel validations never push a license past its limits and never lose an attempt:
 // on one instance, and on two instances sharing one database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChildApp, type ChildApp } from '../../../test/helpers/child-process-app.js';
 import { newLicense, readLicense, validate } from '../../../test/helpers/licenses.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
 
@@ -77,5 +78,37 @@ describe.each(DIALECTS)('concurrent validations (%s)', (dialect) => {
     expect(after.usedIps).toHaveLength(300);
     expect(after.usedHwids).toHaveLength(300);
     expect(after.version).toBe(1);
+  });
+});
+
+describe('concurrent validations from two processes on one SQLite file', () => {
+  let database: TestDatabase;
+  let a: TestApp;
+  let child: ChildApp;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    a = await startTestApp('sqlite', ENV, database);
+    child = await startChildApp({ ...ENV, DATABASE_URL: database.url });
+  }, 60_000);
+  afterAll(async () => {
+    await child?.stop();
+    await a.close();
+    await database.drop();
+  });
+
+  it('never exceeds the limits and records every attempt', async () => {
+    const license = await newLicense(a, { maxIps: 4, maxHwids: 6 });
+    const results = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => {
+        const body = { licenseId: license.id, productId: license.productId, hwid: `HW-${i % 9}` };
+        return i % 2 === 0 ? validate(a, body, ipOf(i)) : child.req('POST', '/licenses/validate', { body, localAddress: ipOf(i) });
+      }),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const after = await readLicense(a, license.id);
+    expect(after.usedIps).toHaveLength(4);
+    expect(after.usedHwids.length).toBeLessThanOrEqual(6);
+    expect(after.validationAttempts).toHaveLength(120);
+    expect(results.filter((r) => r.json.valid)).toHaveLength(after.validationAttempts.filter((x) => x.successful).length);
   });
 });
