@@ -2,7 +2,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -25,6 +35,28 @@ const pgTypes = {
   },
 };
 
+/**
+ * SQLite transactions take the write lock at BEGIN (IMMEDIATE). A deferred transaction
+ * that reads and then writes fails with SQLITE_BUSY_SNAPSHOT when another connection (a
+ * second process, or validation's group commit there) committed in between; an
+ * immediate one waits for the lock (busy_timeout) and then sees the latest data.
+ */
+class ImmediateTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateTransactionsDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionsDriver(this.settings);
+  }
+}
+
 export function createDb(databaseUrl: string, onIdleError: (err: Error) => void = () => {}): DbHandle {
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
@@ -34,7 +66,7 @@ export function createDb(databaseUrl: string, onIdleError: (err: Error) => void 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', sqlite };
+    return { db: new Kysely<Database>({ dialect: new ImmediateTransactionsDialect({ database: sqlite }) }), dialect: 'sqlite', sqlite };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types: pgTypes });
   // An idle connection dropped by the server must not crash the process; the pool replaces it.

@@ -111,4 +111,24 @@ describe('concurrent validations from two processes on one SQLite file', () => {
     expect(after.validationAttempts).toHaveLength(120);
     expect(results.filter((r) => r.json.valid)).toHaveLength(after.validationAttempts.filter((x) => x.successful).length);
   });
+
+  it('lets this process create licenses (read, then write) while the other validates continuously', async () => {
+    const busy = await newLicense(a);
+    const target = await newLicense(a);
+    let stop = false;
+    const load = (async () => {
+      while (!stop) {
+        const body = { licenseId: busy.id, productId: busy.productId, hwid: 'HW' };
+        await Promise.all(Array.from({ length: 20 }, (_, i) => child.req('POST', '/licenses/validate', { body, localAddress: ipOf(i) })));
+      }
+    })();
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      const body = { productId: target.productId, customerId: target.customerId };
+      statuses.push((await a.admin('POST', '/licenses', { body })).status);
+    }
+    stop = true;
+    await load;
+    expect(statuses.every((s) => s === 201)).toBe(true);
+  });
 });
