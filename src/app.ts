@@ -18,6 +18,7 @@ import { createTokenService, resolveJwtSecret, type TokenService } from './modul
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { licensesRoutes } from './modules/licenses/licenses.routes.js';
+import { licenseStatsRoutes } from './modules/licenses/stats.routes.js';
 import { validationRoutes } from './modules/licenses/validation.routes.js';
 import { marketplaceRoutes } from './modules/marketplace/marketplace.routes.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(productsRoutes);
   await app.register(ordersRoutes);
   await app.register(licensesRoutes);
+  await app.register(licenseStatsRoutes);
   await app.register(validationRoutes, { sqlite });
   await app.register(marketplaceRoutes);
   await registerPortal(app);
