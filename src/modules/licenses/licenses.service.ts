@@ -39,7 +39,11 @@ async function loadLicenses(db: Db, filter: repo.LicenseFilter, historyMax: numb
   const rows = await repo.findLicenseRows(db, filter);
   if (rows.length === 0) return [];
   const byId = new Map<string, Children>(rows.map((r) => [r.id, { ips: [], hwids: [], attempts: [] }]));
-  const [ips, hwids, attempts] = await Promise.all([repo.ipRowsOf(db, filter), repo.hwidRowsOf(db, filter), repo.attemptRowsOf(db, filter)]);
+  const [ips, hwids, attempts] = await Promise.all([
+    repo.ipRowsOf(db, filter),
+    repo.hwidRowsOf(db, filter),
+    repo.attemptRowsOf(db, filter),
+  ]);
   for (const r of ips) byId.get(r.license_id)?.ips.push(r.ip);
   for (const r of hwids) byId.get(r.license_id)?.hwids.push(r.hwid);
   for (const r of attempts) {
