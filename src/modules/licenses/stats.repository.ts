@@ -23,15 +23,19 @@ export async function countLicensesByStatus(db: Db, now: number): Promise<{ acti
  * The hour is `timestamp / 3600000` with the divisor written into the SQL: an integer
  * column divided by an integer literal truncates on both SQLite and PostgreSQL (a bound
  * parameter would arrive from better-sqlite3 as a REAL and divide exactly).
+ * validation_attempts_stats_idx (timestamp, successful) covers it.
  */
-export async function countAttemptsByHour(db: Db, since: number) {
+export function attemptsByHourQuery(db: Db, since: number) {
   const hour = sql<number>`${sql.ref('timestamp')} / ${sql.lit(HOUR_MS)}`;
-  const rows = await db
+  return db
     .selectFrom('validation_attempts')
     .select((eb) => [hour.as('hour'), eb.fn.countAll<number>().as('attempts'), eb.fn.sum<number>('successful').as('successful')])
     .where('timestamp', '>=', since)
     .groupBy(hour)
-    .orderBy(hour)
-    .execute();
+    .orderBy(hour);
+}
+
+export async function countAttemptsByHour(db: Db, since: number) {
+  const rows = await attemptsByHourQuery(db, since).execute();
   return rows.map((r) => ({ hour: Number(r.hour), attempts: Number(r.attempts), successful: Number(r.successful) }));
 }

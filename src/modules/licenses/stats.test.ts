@@ -1,8 +1,10 @@
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffWith } from '../../../test/helpers/fixtures.js';
 import { newLicense, readLicense, validate } from '../../../test/helpers/licenses.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { newId } from '../../lib/ids.js';
+import { attemptsByHourQuery } from './stats.repository.js';
 import { getLicenseStats } from './stats.service.js';
 
 const HOUR = 3_600_000;
@@ -115,6 +117,13 @@ describe.each(DIALECTS)('license stats (%s)', (dialect) => {
     expect((await t.admin('GET', '/licenses/stats')).json.validationsByHour).toEqual([
       { hourEpochMillis: hourOf(now - 13 * DAY), successful: 0, failed: 1 },
     ]);
+  });
+
+  it.runIf(dialect === 'sqlite')('reads only the window from an index, not the whole attempts table', async () => {
+    const t = await freshApp();
+    const query = attemptsByHourQuery(t.app.db, Date.now()).compile();
+    const plan = await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+    expect(plan.rows.map((r) => r.detail).join('; ')).toMatch(/COVERING INDEX validation_attempts_stats_idx \(timestamp>\?\)/);
   });
 
   describe('refusals', () => {
