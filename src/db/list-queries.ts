@@ -17,6 +17,9 @@ export function withPage<Q extends { limit(n: number): Q; offset(n: number): Q }
   return page.offset ? limited.offset(page.offset) : limited;
 }
 
+/** Whether a page was asked for: then the total of matching rows needs a COUNT of its own. */
+export const isPaged = (page: Page): boolean => page.limit !== undefined || page.offset !== undefined;
+
 /** `%text%` with LIKE's wildcards (and the escape character) taken literally. */
 export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

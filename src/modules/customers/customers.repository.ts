@@ -16,11 +16,20 @@ export const findCustomer = (db: Db, id: string) =>
 export const findCustomerByMarketplaceUserId = (db: Db, userId: string) =>
   db.selectFrom('customers').selectAll().where('marketplace_user_id', '=', userId).executeTakeFirst();
 
-export async function listCustomers(db: Db, filter: CustomerFilter): Promise<CustomersTable[]> {
-  let query = db.selectFrom('customers').selectAll();
+/** The customers the filter matches, before paging: the list and its count share it. */
+function matchingCustomers(db: Db, filter: CustomerFilter) {
+  let query = db.selectFrom('customers');
   if (filter.email !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['email']), '=', filter.email!.toLowerCase()));
   if (filter.q !== undefined) query = query.where(containsIgnoringCase('name', filter.q));
-  return withPage(query.orderBy('created_at').orderBy('id'), filter).execute();
+  return query;
+}
+
+export const listCustomers = (db: Db, filter: CustomerFilter): Promise<CustomersTable[]> =>
+  withPage(matchingCustomers(db, filter).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
+
+export async function countCustomers(db: Db, filter: CustomerFilter): Promise<number> {
+  const row = await matchingCustomers(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export const insertCustomer = (trx: Db, row: CustomersTable) => trx.insertInto('customers').values(row).execute();

@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ListResponse, sendList } from '../../http/list-response.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { CustomerBodySchema, CustomerQuerySchema, CustomerSchema } from './customers.schemas.js';
 import * as customers from './customers.service.js';
@@ -14,12 +15,14 @@ export const customersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'List customers, oldest first',
-        description: 'Without query parameters, every customer. `limit`/`offset` page the list; `email` and `q` filter it.',
+        description:
+          'Without query parameters, every customer. `limit`/`offset` page the list; `email` and `q` filter it. ' +
+          '`X-Total-Count` says how many customers match the filters in all.',
         querystring: CustomerQuerySchema,
-        response: { 200: Type.Array(CustomerSchema) },
+        response: { 200: ListResponse(CustomerSchema, 'The customers, with their total in X-Total-Count') },
       },
     },
-    async (request) => customers.listCustomers(app.db, request.query),
+    async (request, reply) => sendList(reply, await customers.listCustomers(app.db, request.query)),
   );
 
   app.post(

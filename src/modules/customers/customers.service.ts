@@ -1,7 +1,9 @@
 import type { Db } from '../../db/database.js';
+import { isPaged } from '../../db/list-queries.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { CustomersTable } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
+import type { Listed } from '../../http/list-response.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { referencedByMessage } from '../../lib/references.js';
@@ -47,9 +49,12 @@ export async function getCustomer(db: Db, id: string): Promise<Customer> {
   return toCustomer(row);
 }
 
-export async function listCustomers(db: Db, query: CustomerQuery): Promise<Customer[]> {
-  const limit = query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE);
-  return (await repo.listCustomers(db, { ...query, limit })).map(toCustomer);
+/** The page asked for, and how many customers match the filters in all. */
+export async function listCustomers(db: Db, query: CustomerQuery): Promise<Listed<Customer>> {
+  const filter = { ...query, limit: query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE) };
+  const rows = await repo.listCustomers(db, filter);
+  const total = isPaged(filter) ? await repo.countCustomers(db, filter) : rows.length;
+  return { records: rows.map(toCustomer), total };
 }
 
 /** The customer holding socials.MarketplaceID = `userId`, if any (for the marketplace webhook). */

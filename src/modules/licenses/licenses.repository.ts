@@ -10,13 +10,22 @@ export interface LicenseFilter extends Page {
   productId?: string;
 }
 
-/** Ids of the selected licenses, oldest first: the list itself and the children's subquery. */
-function selectedIds(db: Db, filter: LicenseFilter) {
-  let query = db.selectFrom('licenses').select('licenses.id');
+/** The licenses the filter matches, before paging: the selection and its count share it. */
+function matchingLicenses(db: Db, filter: LicenseFilter) {
+  let query = db.selectFrom('licenses');
   if (filter.id !== undefined) query = query.where('licenses.id', '=', filter.id);
   if (filter.customerId !== undefined) query = query.where('licenses.customer_id', '=', filter.customerId);
   if (filter.productId !== undefined) query = query.where('licenses.product_id', '=', filter.productId);
-  return withPage(query.orderBy('licenses.created_at').orderBy('licenses.id'), filter);
+  return query;
+}
+
+/** Ids of the selected licenses, oldest first: the list itself and the children's subquery. */
+const selectedIds = (db: Db, filter: LicenseFilter) =>
+  withPage(matchingLicenses(db, filter).select('licenses.id').orderBy('licenses.created_at').orderBy('licenses.id'), filter);
+
+export async function countLicenses(db: Db, filter: LicenseFilter): Promise<number> {
+  const row = await matchingLicenses(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export function findLicenseRows(db: Db, filter: LicenseFilter): Promise<LicensesTable[]> {

@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ListResponse, sendList } from '../../http/list-response.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { CreateLicenseBodySchema, LicenseSchema, ListLicensesQuerySchema, UpdateLicenseBodySchema } from './licenses.schemas.js';
 import * as licenses from './licenses.service.js';
@@ -13,12 +14,15 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'List licenses with their bindings and validation history, oldest first',
-        description: 'Without query parameters every license is returned. `limit`/`offset` page through them.',
+        description:
+          'Without query parameters every license is returned. `limit`/`offset` page through them; `customerId` and ' +
+          '`productId` filter them. `X-Total-Count` says how many licenses match the filters in all.',
         querystring: ListLicensesQuerySchema,
-        response: { 200: Type.Array(LicenseSchema) },
+        response: { 200: ListResponse(LicenseSchema, 'The licenses, with their total in X-Total-Count') },
       },
     },
-    async (request) => licenses.listLicenses(app.db, request.query, app.config.validationHistoryMax),
+    async (request, reply) =>
+      sendList(reply, await licenses.listLicenses(app.db, request.query, app.config.validationHistoryMax)),
   );
 
   app.post(

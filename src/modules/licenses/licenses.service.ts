@@ -2,8 +2,10 @@
 // mutation writes its audit entry in the caller's transaction.
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
+import { isPaged } from '../../db/list-queries.js';
 import type { LicensesTable, ValidationAttemptsTable } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { Listed } from '../../http/list-response.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId, newLicenseKey } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -68,9 +70,13 @@ export async function getLicense(db: Db, id: string, historyMax = 0): Promise<Li
   return license;
 }
 
-/** A larger `limit` is clamped to MAX_PAGE_SIZE, as on every list. */
-export const listLicenses = (db: Db, filter: Omit<repo.LicenseFilter, 'id'>, historyMax = 0): Promise<License[]> =>
-  loadLicenses(db, { ...filter, limit: filter.limit === undefined ? undefined : Math.min(filter.limit, MAX_PAGE_SIZE) }, historyMax);
+/** The page asked for and how many licenses match in all; a larger `limit` is clamped to MAX_PAGE_SIZE. */
+export async function listLicenses(db: Db, query: Omit<repo.LicenseFilter, 'id'>, historyMax = 0): Promise<Listed<License>> {
+  const filter = { ...query, limit: query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE) };
+  const records = await loadLicenses(db, filter, historyMax);
+  const total = isPaged(filter) ? await repo.countLicenses(db, filter) : records.length;
+  return { records, total };
+}
 
 /**
  * The audit snapshot: the license as the API shows it, except that the attempt history

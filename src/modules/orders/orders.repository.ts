@@ -13,8 +13,9 @@ const CHUNK = 500;
 export const findOrder = (db: Db, id: string) =>
   db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 
-export async function listOrders(db: Db, filter: OrderFilter): Promise<OrdersTable[]> {
-  let query = db.selectFrom('orders').selectAll();
+/** The orders the filter matches, before paging: the list and its count share it. */
+function matchingOrders(db: Db, filter: OrderFilter) {
+  let query = db.selectFrom('orders');
   if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
   if (filter.productId !== undefined) {
     const productId = filter.productId;
@@ -27,7 +28,15 @@ export async function listOrders(db: Db, filter: OrderFilter): Promise<OrdersTab
       ),
     );
   }
-  return withPage(query.orderBy('created_at').orderBy('id'), filter).execute();
+  return query;
+}
+
+export const listOrders = (db: Db, filter: OrderFilter): Promise<OrdersTable[]> =>
+  withPage(matchingOrders(db, filter).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
+
+export async function countOrders(db: Db, filter: OrderFilter): Promise<number> {
+  const row = await matchingOrders(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Product ids per order, in position order, for all `orderIds` (one query per 500 orders). */

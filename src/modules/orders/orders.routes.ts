@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ListResponse, sendList } from '../../http/list-response.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { OrderBodySchema, OrderQuerySchema, OrderSchema } from './orders.schemas.js';
 import * as orders from './orders.service.js';
@@ -15,12 +16,14 @@ export const ordersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'List orders, oldest first',
-        description: 'Without query parameters, every order. `limit`/`offset` page the list; `customerId` and `productId` filter it.',
+        description:
+          'Without query parameters, every order. `limit`/`offset` page the list; `customerId` and `productId` filter it. ' +
+          '`X-Total-Count` says how many orders match the filters in all.',
         querystring: OrderQuerySchema,
-        response: { 200: Type.Array(OrderSchema) },
+        response: { 200: ListResponse(OrderSchema, 'The orders, with their total in X-Total-Count') },
       },
     },
-    async (request) => orders.listOrders(app.db, request.query),
+    async (request, reply) => sendList(reply, await orders.listOrders(app.db, request.query)),
   );
 
   app.post(

@@ -1,7 +1,9 @@
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
+import { isPaged } from '../../db/list-queries.js';
 import type { OrdersTable } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import type { Listed } from '../../http/list-response.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -67,13 +69,17 @@ export async function getOrder(db: Db, id: string): Promise<Order> {
   return toOrder(row, products.get(id) ?? [], licenses.get(id) ?? []);
 }
 
-/** The orders with their products and licenses, in three queries whatever their number. */
-export async function listOrders(db: Db, query: OrderQuery): Promise<Order[]> {
-  const limit = query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE);
-  const rows = await repo.listOrders(db, { ...query, limit });
+/**
+ * The orders with their products and licenses, in three queries whatever their number,
+ * and how many orders match the filters in all (one COUNT more when paged).
+ */
+export async function listOrders(db: Db, query: OrderQuery): Promise<Listed<Order>> {
+  const filter = { ...query, limit: query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE) };
+  const rows = await repo.listOrders(db, filter);
   const ids = rows.map((r) => r.id);
   const [products, licenses] = [await repo.productIdsByOrder(db, ids), await repo.licenseIdsByOrder(db, ids)];
-  return rows.map((row) => toOrder(row, products.get(row.id) ?? [], licenses.get(row.id) ?? []));
+  const total = isPaged(filter) ? await repo.countOrders(db, filter) : rows.length;
+  return { records: rows.map((row) => toOrder(row, products.get(row.id) ?? [], licenses.get(row.id) ?? [])), total };
 }
 
 /**

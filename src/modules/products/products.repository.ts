@@ -11,10 +11,23 @@ export const findProduct = (db: Db, id: string) =>
 export const findProductByMarketplaceResourceId = (db: Db, resourceId: string) =>
   db.selectFrom('products').selectAll().where('marketplace_resource_id', '=', resourceId).executeTakeFirst();
 
-export async function listProducts(db: Db, filter: Page & { q?: string }): Promise<ProductsTable[]> {
-  let query = db.selectFrom('products').selectAll();
+export interface ProductFilter extends Page {
+  q?: string;
+}
+
+/** The products the filter matches, before paging: the list and its count share it. */
+function matchingProducts(db: Db, filter: ProductFilter) {
+  let query = db.selectFrom('products');
   if (filter.q !== undefined) query = query.where(containsIgnoringCase('name', filter.q));
-  return withPage(query.orderBy('created_at').orderBy('id'), filter).execute();
+  return query;
+}
+
+export const listProducts = (db: Db, filter: ProductFilter): Promise<ProductsTable[]> =>
+  withPage(matchingProducts(db, filter).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
+
+export async function countProducts(db: Db, filter: ProductFilter): Promise<number> {
+  const row = await matchingProducts(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Which of `ids` exist. */

@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ListResponse, sendList } from '../../http/list-response.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { ProductBodySchema, ProductQuerySchema, ProductSchema } from './products.schemas.js';
 import * as products from './products.service.js';
@@ -14,12 +15,14 @@ export const productsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'List products, oldest first',
-        description: 'Without query parameters, every product. `limit`/`offset` page the list; `q` filters it by name.',
+        description:
+          'Without query parameters, every product. `limit`/`offset` page the list; `q` filters it by name. ' +
+          '`X-Total-Count` says how many products match the filter in all.',
         querystring: ProductQuerySchema,
-        response: { 200: Type.Array(ProductSchema) },
+        response: { 200: ListResponse(ProductSchema, 'The products, with their total in X-Total-Count') },
       },
     },
-    async (request) => products.listProducts(app.db, request.query),
+    async (request, reply) => sendList(reply, await products.listProducts(app.db, request.query)),
   );
 
   app.post(

@@ -1,7 +1,9 @@
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import { isPaged } from '../../db/list-queries.js';
 import type { ProductsTable } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
+import type { Listed } from '../../http/list-response.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { referencedByMessage } from '../../lib/references.js';
@@ -54,9 +56,12 @@ export async function getProduct(db: Db, id: string): Promise<Product> {
   return toProduct(row);
 }
 
-export async function listProducts(db: Db, query: ProductQuery): Promise<Product[]> {
-  const limit = query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE);
-  return (await repo.listProducts(db, { ...query, limit })).map(toProduct);
+/** The page asked for, and how many products match the filter in all. */
+export async function listProducts(db: Db, query: ProductQuery): Promise<Listed<Product>> {
+  const filter = { ...query, limit: query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE) };
+  const rows = await repo.listProducts(db, filter);
+  const total = isPaged(filter) ? await repo.countProducts(db, filter) : rows.length;
+  return { records: rows.map(toProduct), total };
 }
 
 /** The product whose marketplaceResourceId is `resourceId`, if any (for the marketplace webhook). */
