@@ -17,9 +17,3 @@ export function registerNulRejection(app: FastifyInstance): void {
     for (const [name, value] of Object.entries(params ?? {})) if (value.includes('\u0000')) params![name] = '';
   });
 }
-
-/** Per-plugin form of the body rule (superseded by registerNulRejection; kept until its last user moves). */
-export async function rejectNulCharacters(request: { body: unknown }): Promise<void> {
-  const path = findNulPath(request.body);
-  if (path !== null) throw badRequest(`${path || 'Request body'} must not contain NUL characters`);
-}

@@ -1,7 +1,7 @@
 // PostgreSQL text cannot hold the NUL character (SQLite can): such a value is refused
 // up front (src/http/reject-nul.ts) instead of failing in the database with a 500.
 
-export const containsNul = (text: string): boolean => text.includes('\u0000');
+const containsNul = (text: string): boolean => text.includes('\u0000');
 
 /** Dotted path of the first string or object key in `value` holding a NUL ('' for the root), or null. */
 export function findNulPath(value: unknown, path = ''): string | null {
