@@ -1,15 +1,20 @@
 // The portal's main flows in a real browser against the real service (SQLite, HTTP):
 // sign in; create a customer (after a field-level error), a product and a license;
 // validate it through the public API and see the attempts; unbind the HWID; a version
-// conflict; an order; a refused delete; the audit log; the dashboard; a narrow screen.
+// conflict; an order; a refused delete; the audit log; the dashboard (in two time
+// zones); a paged list with its total; a narrow screen.
 // The steps build on each other and run in order.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer, createProduct } from '../test/helpers/fixtures.js';
 import { readLicense, validate } from '../test/helpers/licenses.js';
 import { ADMIN, startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { PHONE, launchBrowser, navLink, openPage, pageErrors, screenshot, signIn } from './support/browser.js';
+import { chartRows, dayIn, expectedDays } from './support/chart.js';
 
 const STEP = 60_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 describe('portal: customers, products, licenses, orders, audit', () => {
   let t: TestApp;
@@ -194,16 +199,74 @@ describe('portal: customers, products, licenses, orders, audit', () => {
     await screenshot(page, 'audit-log');
   }, STEP);
 
-  it('shows counts, validations per day and the latest activity on the dashboard', async () => {
+  it('shows counts from the totals and stats, validations per local day in the browser\'s zone, and the latest activity', async () => {
+    // More records than a one-row page or one list page shows, and an expired license.
+    const customerId = ((await t.admin('GET', '/customers')).json as { id: string }[])[0]!.id;
+    for (let i = 0; i < 20; i += 1) await createCustomer(t, { name: `Extra customer ${String(i).padStart(2, '0')}` });
+    await createProduct(t);
+    const expired = await t.admin('POST', '/licenses', { body: { productId, customerId, expiresAtEpochMillis: Date.now() - DAY } });
+    expect(expired.status).toBe(201);
+
+    // Attempts around midnight in a zone 14 hours ahead of UTC, two days back, and one
+    // older than the chart's 14 days.
+    const now = Date.now();
+    const kiritimatiMidnight = Math.floor((now + 14 * HOUR) / DAY) * DAY - 14 * HOUR - 2 * DAY;
+    const history: [number, boolean][] = [
+      [kiritimatiMidnight - 30 * 60_000, false],
+      [kiritimatiMidnight + 30 * 60_000, true],
+      [kiritimatiMidnight + 31 * 60_000, true],
+      [now - 20 * DAY, true],
+    ];
+    await t.app.db
+      .insertInto('validation_attempts')
+      .values(history.map(([timestamp, successful], i) => ({
+        id: `e2e-history-${i}`, license_id: licenseKey, hwid: 'machine-old', ip: '10.0.0.9', timestamp,
+        successful: successful ? 1 : 0, reason: successful ? 'VALID' : 'IP_LIMIT_REACHED',
+      })))
+      .execute();
+    const recorded = (await readLicense(t, licenseKey)).validationAttempts.map((a): [number, boolean] => [a.timestampEpochMillis, a.successful]);
+    expect(recorded).toHaveLength(6);
+
+    const expectDashboard = async (dashboard: Page, timeZone: string) => {
+      await expect.poll(() => dashboard.getByTestId('stat-customers').innerText()).toBe('21');
+      expect(await dashboard.getByTestId('stat-products').innerText()).toBe('2');
+      await expect.poll(() => dashboard.getByTestId('stat-active-licenses').innerText()).toBe('1');
+      expect(await dashboard.getByTestId('stat-expired-licenses').innerText()).toBe('1');
+      const rows = await chartRows(dashboard);
+      expect(rows).toHaveLength(14);
+      expect(rows.at(-1)![0]).toBe(dayIn(timeZone, Date.now()));
+      expect(rows.filter(([, ok, failed]) => ok + failed > 0)).toEqual(expectedDays(recorded, timeZone, 14, Date.now()));
+    };
+
     await navLink(page, 'Dashboard').click();
-    await expect.poll(() => page.getByTestId('stat-customers').innerText()).toBe('1');
-    expect(await page.getByTestId('stat-products').innerText()).toBe('1');
-    expect(await page.getByTestId('stat-active-licenses').innerText()).toBe('1');
-    expect(await page.getByTestId('stat-expired-licenses').innerText()).toBe('0');
-    const todayRow = await page.getByTestId('validations-chart').locator('tbody tr').last().allInnerTexts();
-    expect(todayRow.join(' ')).toMatch(/\s1\s+1$/);
+    await expectDashboard(page, Intl.DateTimeFormat().resolvedOptions().timeZone);
     await page.getByTestId('audit-row').first().waitFor();
     await screenshot(page, 'dashboard');
+
+    const kiritimati = await openPage(browser, undefined, 'Pacific/Kiritimati');
+    const requested: string[] = [];
+    kiritimati.on('request', (request) => requested.push(new URL(request.url()).pathname + new URL(request.url()).search));
+    await signIn(kiritimati, t.baseUrl, ADMIN.username, ADMIN.password);
+    await expectDashboard(kiritimati, 'Pacific/Kiritimati');
+    // The figures come from counts, not from downloading the records.
+    const api = requested.filter((url) => /^\/(customers|products|licenses|orders)\b/.test(url));
+    expect(api.sort()).toEqual(['/customers?limit=1', expect.stringMatching(/^\/licenses\/stats\?since=\d+$/), '/products?limit=1']);
+    const rows = await chartRows(kiritimati);
+    expect(rows.find(([day]) => day === dayIn('Pacific/Kiritimati', kiritimatiMidnight))).toEqual([dayIn('Pacific/Kiritimati', kiritimatiMidnight), 2, 0]);
+    expect(rows.find(([day]) => day === dayIn('Pacific/Kiritimati', kiritimatiMidnight - HOUR))).toEqual([dayIn('Pacific/Kiritimati', kiritimatiMidnight - HOUR), 0, 1]);
+    await kiritimati.context().close();
+  }, STEP);
+
+  it('pages through a list with its total', async () => {
+    // A fresh load: the portal cached this list (for 5 s) before the API created the extra customers.
+    await page.goto(`${t.baseUrl}/portal/customers`);
+    await expect.poll(() => page.getByTestId('page-range').innerText()).toBe('1–20 of 21');
+    expect(await page.getByText('Page 1 of 2').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Next →' }).click();
+    await expect.poll(() => page.getByTestId('page-range').innerText()).toBe('21 of 21');
+    expect(await page.getByRole('link', { name: 'Extra customer 19' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Next →' }).isDisabled()).toBe(true);
+    await screenshot(page, 'customers-paged');
   }, STEP);
 
   it('works on a narrow screen through the menu button', async () => {

@@ -43,9 +43,9 @@ export const PHONE = { width: 390, height: 844 };
 /** Uncaught errors of every page opened by openPage; a test suite asserts it stays empty. */
 export const pageErrors: string[] = [];
 
-/** A fresh browser context (own sessionStorage) with one page. */
-export async function openPage(browser: Browser, viewport = LAPTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
+/** A fresh browser context (own sessionStorage) with one page; `timezoneId` overrides the machine's zone. */
+export async function openPage(browser: Browser, viewport = LAPTOP, timezoneId?: string): Promise<Page> {
+  const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -11,13 +11,15 @@ export function useNames() {
   const customers = useCustomers({}, useCan('customers:read'));
   const products = useProducts({}, useCan('products:read'));
   return useMemo(() => {
-    const customerNames = new Map((customers.data ?? []).map((c) => [c.id, c.name]));
-    const productNames = new Map((products.data ?? []).map((p) => [p.id, p.name]));
+    const customerList = customers.data?.records ?? [];
+    const productList = products.data?.records ?? [];
+    const customerNames = new Map(customerList.map((c) => [c.id, c.name]));
+    const productNames = new Map(productList.map((p) => [p.id, p.name]));
     return {
       customer: (id: string) => customerNames.get(id) ?? shortId(id),
       product: (id: string) => productNames.get(id) ?? shortId(id),
-      customers: customers.data ?? [],
-      products: products.data ?? [],
+      customers: customerList,
+      products: productList,
       isPending: customers.isLoading || products.isLoading,
     };
   }, [customers.data, products.data, customers.isLoading, products.isLoading]);

@@ -44,11 +44,18 @@ export function Notice({ children, tone = 'info' }: { children: ReactNode; tone?
   );
 }
 
+/** An empty array, or a list page ({records, total}) without records. */
+function hasNoRecords(data: unknown): boolean {
+  if (Array.isArray(data)) return data.length === 0;
+  const records = (data as { records?: unknown } | null)?.records;
+  return Array.isArray(records) && records.length === 0;
+}
+
 /** Renders the right state of a query: loading, error, empty, or the data. */
 export function QueryState<T>({
   query,
   empty,
-  isEmpty = (data: T) => Array.isArray(data) && data.length === 0,
+  isEmpty = hasNoRecords,
   children,
 }: {
   query: { isPending: boolean; error: unknown; data: T | undefined };

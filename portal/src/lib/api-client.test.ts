@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildUrl, errorMessage, fallbackMessage } from './api-client';
+import { buildUrl, errorMessage, fallbackMessage, totalCount } from './api-client';
 
 describe('buildUrl', () => {
   it('adds query parameters and leaves out empty ones', () => {
@@ -22,5 +22,16 @@ describe('errorMessage', () => {
     expect(errorMessage(500, { error: 'Internal server error' })).toBe('Something went wrong on the server. Please try again.');
     expect(errorMessage(502, { error: 'Bad gateway details' })).toBe(fallbackMessage(500));
     expect(errorMessage(400, { error: { nested: true } })).toBe('Request failed (400).');
+  });
+});
+
+describe('totalCount', () => {
+  it('reads X-Total-Count', () => {
+    expect(totalCount('95', 20)).toBe(95);
+    expect(totalCount('0', 0)).toBe(0);
+  });
+
+  it('falls back to the records shown when the header is missing or not a count', () => {
+    for (const header of [null, '', ' ', 'many', '-1', '2.5']) expect(totalCount(header, 3), String(header)).toBe(3);
   });
 });

@@ -56,7 +56,20 @@ export function errorMessage(status: number, body: unknown): string {
   return fallbackMessage(status);
 }
 
-export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+/** Records of a list endpoint and how many match its filters in all. */
+export interface ListPage<T> {
+  records: T[];
+  total: number;
+}
+
+/** The API's X-Total-Count; a missing or unreadable one falls back to the records shown. */
+export function totalCount(header: string | null, shown: number): number {
+  const total = header === null || header.trim() === '' ? NaN : Number(header);
+  return Number.isInteger(total) && total >= 0 ? total : shown;
+}
+
+/** Sends the request; the parsed body and headers of a 2xx, ApiError otherwise. */
+async function send(method: string, path: string, options: RequestOptions): Promise<{ body: unknown; headers: Headers }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = options.anonymous ? null : session.token();
   if (token) headers.authorization = `Bearer ${token}`;
@@ -84,15 +97,27 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
       body = undefined;
     }
   }
-  if (response.ok) return body as T;
+  if (response.ok) return { body, headers: response.headers };
 
   if (response.status === 401 && token) session.end('expired');
   throw new ApiError(response.status, errorMessage(response.status, body));
 }
 
+export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  return (await send(method, path, options)).body as T;
+}
+
+/** GET on a list endpoint: its records and their total from X-Total-Count. */
+export async function apiList<T>(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal): Promise<ListPage<T>> {
+  const { body, headers } = await send('GET', path, { query, signal });
+  const records = (body ?? []) as T[];
+  return { records, total: totalCount(headers.get('x-total-count'), records.length) };
+}
+
 export const api = {
   get: <T>(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal) =>
     apiRequest<T>('GET', path, { query, signal }),
+  list: apiList,
   post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, { body: body ?? {} }),
   put: <T>(path: string, body: unknown) => apiRequest<T>('PUT', path, { body }),
   delete: (path: string) => apiRequest<void>('DELETE', path),

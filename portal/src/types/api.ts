@@ -133,6 +133,22 @@ export interface Order {
 
 export type OrderInput = Omit<Order, 'id' | 'createdAtEpochMillis'>;
 
+/** Validation attempts of one UTC hour (GET /licenses/stats). */
+export interface HourCount {
+  /** Start of the hour, epoch millis. */
+  hourEpochMillis: number;
+  successful: number;
+  failed: number;
+}
+
+/** GET /licenses/stats: licenses by status at the server time, attempts per hour since `since`. */
+export interface LicenseStats {
+  active: number;
+  expired: number;
+  /** Oldest first; hours without attempts are left out. */
+  validationsByHour: HourCount[];
+}
+
 /** Query parameters every list endpoint accepts. */
 export interface PageParams {
   limit?: number;

@@ -84,7 +84,7 @@ export function CustomerPage() {
                 ) : null}
               </div>
               <QueryState query={licenses} empty={<EmptyState title="No licenses." />}>
-                {(rows) => <LicensesTable licenses={rows} names={names} />}
+                {(page) => <LicensesTable licenses={page.records} names={names} />}
               </QueryState>
             </section>
           ) : null}
@@ -99,7 +99,7 @@ export function CustomerPage() {
                 ) : null}
               </div>
               <QueryState query={orders} empty={<EmptyState title="No orders." />}>
-                {(rows) => <OrdersTable orders={rows} names={names} />}
+                {(page) => <OrdersTable orders={page.records} names={names} />}
               </QueryState>
             </section>
           ) : null}

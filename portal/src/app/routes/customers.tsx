@@ -8,7 +8,7 @@ import { EmptyState, QueryState } from '../../components/status';
 import { useCustomers } from '../../features/customers/api/get-customers';
 import { CustomersTable } from '../../features/customers/components/customers-table';
 import { useCan } from '../../hooks/use-session';
-import { pageQuery, pageSlice } from '../../lib/pagination';
+import { pageQuery } from '../../lib/pagination';
 
 const PAGE_SIZE = 20;
 
@@ -68,17 +68,14 @@ export function CustomersPage() {
       <QueryState
         query={customers}
         empty={<EmptyState title={q || email ? 'No customer matches the search.' : 'No customers yet.'} />}
-        isEmpty={(rows) => rows.length === 0 && page === 0}
+        isEmpty={(list) => list.total === 0}
       >
-        {(rows) => {
-          const { rows: shown, hasNext } = pageSlice(rows, PAGE_SIZE);
-          return (
-            <>
-              {shown.length === 0 ? <EmptyState title="No more customers." /> : <CustomersTable customers={shown} />}
-              <Pagination page={page} hasNext={hasNext} onPage={(next) => update({ page: next })} />
-            </>
-          );
-        }}
+        {({ records, total }) => (
+          <>
+            {records.length === 0 ? <EmptyState title="No more customers." /> : <CustomersTable customers={records} />}
+            <Pagination page={page} pageSize={PAGE_SIZE} shown={records.length} total={total} onPage={(next) => update({ page: next })} />
+          </>
+        )}
       </QueryState>
     </>
   );

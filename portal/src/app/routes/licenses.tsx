@@ -1,18 +1,24 @@
-// Licenses, filterable by customer and product (filters kept in the address).
+// Licenses, filterable by customer and product, paged (filters and page kept in the
+// address). A page loads only its own licenses' histories.
 import { Link, useSearchParams } from 'react-router';
 import { SelectField } from '../../components/field';
 import { PageHeader } from '../../components/page-header';
+import { Pagination } from '../../components/pagination';
 import { EmptyState, QueryState } from '../../components/status';
 import { useLicenses } from '../../features/licenses/api/get-licenses';
 import { LicensesTable } from '../../features/licenses/components/licenses-table';
 import { useCan } from '../../hooks/use-session';
+import { pageQuery } from '../../lib/pagination';
 import { useNames } from '../use-names';
+
+const PAGE_SIZE = 20;
 
 export function LicensesPage() {
   const [params, setParams] = useSearchParams();
   const customerId = params.get('customerId') ?? '';
   const productId = params.get('productId') ?? '';
-  const licenses = useLicenses({ customerId: customerId || undefined, productId: productId || undefined });
+  const page = Number(params.get('page') ?? '0') || 0;
+  const licenses = useLicenses({ customerId: customerId || undefined, productId: productId || undefined, ...pageQuery(page, PAGE_SIZE) });
   const names = useNames();
   const canWrite = useCan('licenses:write');
 
@@ -20,6 +26,13 @@ export function LicensesPage() {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
     else next.delete(key);
+    next.delete('page');
+    setParams(next);
+  };
+  const goToPage = (nextPage: number) => {
+    const next = new URLSearchParams(params);
+    if (nextPage) next.set('page', String(nextPage));
+    else next.delete('page');
     setParams(next);
   };
 
@@ -53,8 +66,17 @@ export function LicensesPage() {
           ))}
         </SelectField>
       </div>
-      <QueryState query={licenses} empty={<EmptyState title={customerId || productId ? 'No license matches these filters.' : 'No licenses yet.'} />}>
-        {(rows) => <LicensesTable licenses={rows} names={names} />}
+      <QueryState
+        query={licenses}
+        empty={<EmptyState title={customerId || productId ? 'No license matches these filters.' : 'No licenses yet.'} />}
+        isEmpty={(list) => list.total === 0}
+      >
+        {({ records, total }) => (
+          <>
+            {records.length === 0 ? <EmptyState title="No more licenses." /> : <LicensesTable licenses={records} names={names} />}
+            <Pagination page={page} pageSize={PAGE_SIZE} shown={records.length} total={total} onPage={goToPage} />
+          </>
+        )}
       </QueryState>
     </>
   );

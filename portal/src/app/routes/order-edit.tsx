@@ -16,7 +16,7 @@ import { useNames } from '../use-names';
 function usePickers() {
   const names = useNames();
   const licenses = useLicenses({}, useCan('licenses:read'));
-  return { names, licenses: licenses.data ?? [], isPending: names.isPending || licenses.isLoading };
+  return { names, licenses: licenses.data?.records ?? [], isPending: names.isPending || licenses.isLoading };
 }
 
 export function OrderCreatePage() {

@@ -54,7 +54,7 @@ export function OrdersPage() {
         </SelectField>
       </div>
       <QueryState query={orders} empty={<EmptyState title={customerId || productId ? 'No order matches these filters.' : 'No orders yet.'} />}>
-        {(rows) => <OrdersTable orders={[...rows].sort((a, b) => b.createdAtEpochMillis - a.createdAtEpochMillis)} names={names} />}
+        {(page) => <OrdersTable orders={[...page.records].sort((a, b) => b.createdAtEpochMillis - a.createdAtEpochMillis)} names={names} />}
       </QueryState>
     </>
   );

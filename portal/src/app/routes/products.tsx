@@ -8,7 +8,7 @@ import { EmptyState, QueryState } from '../../components/status';
 import { useProducts } from '../../features/products/api/get-products';
 import { ProductsTable } from '../../features/products/components/products-table';
 import { useCan } from '../../hooks/use-session';
-import { pageQuery, pageSlice } from '../../lib/pagination';
+import { pageQuery } from '../../lib/pagination';
 
 const PAGE_SIZE = 20;
 
@@ -49,16 +49,13 @@ export function ProductsPage() {
           Search
         </button>
       </form>
-      <QueryState query={products} empty={<EmptyState title={q ? 'No product matches.' : 'No products yet.'} />} isEmpty={(rows) => rows.length === 0 && page === 0}>
-        {(rows) => {
-          const { rows: shown, hasNext } = pageSlice(rows, PAGE_SIZE);
-          return (
-            <>
-              {shown.length === 0 ? <EmptyState title="No more products." /> : <ProductsTable products={shown} />}
-              <Pagination page={page} hasNext={hasNext} onPage={(next) => go(q, next)} />
-            </>
-          );
-        }}
+      <QueryState query={products} empty={<EmptyState title={q ? 'No product matches.' : 'No products yet.'} />} isEmpty={(list) => list.total === 0}>
+        {({ records, total }) => (
+          <>
+            {records.length === 0 ? <EmptyState title="No more products." /> : <ProductsTable products={records} />}
+            <Pagination page={page} pageSize={PAGE_SIZE} shown={records.length} total={total} onPage={(next) => go(q, next)} />
+          </>
+        )}
       </QueryState>
     </>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { License, ValidationAttempt } from '../../types/api';
-import { countByStatus, licenseStatus, localDay, newestFirst, validationsPerDay, withoutBinding } from './license-stats';
+import type { HourCount, License, ValidationAttempt } from '../../types/api';
+import { licenseStatus, localDay, newestFirst, validationsPerDay, windowStart, withoutBinding } from './license-stats';
 
 /** Epoch millis of a local date and hour (month is 1-based here). */
 const at = (year: number, month: number, day: number, hour = 12, minute = 0) => new Date(year, month - 1, day, hour, minute).getTime();
@@ -20,16 +20,11 @@ describe('licenseStatus', () => {
     expect(licenseStatus({ expiresAtEpochMillis: now }, now)).toBe('expired');
     expect(licenseStatus({ expiresAtEpochMillis: now - 1 }, now)).toBe('expired');
   });
-
-  it('counts active and expired licenses', () => {
-    const licenses = [{ expiresAtEpochMillis: null }, { expiresAtEpochMillis: now - 1 }, { expiresAtEpochMillis: now + 1000 }];
-    expect(countByStatus(licenses, now)).toEqual({ active: 2, expired: 1 });
-    expect(countByStatus([], now)).toEqual({ active: 0, expired: 0 });
-  });
 });
 
 describe('validationsPerDay', () => {
   const now = at(2026, 3, 10, 15);
+  const hour = (hourEpochMillis: number, successful: number, failed: number): HourCount => ({ hourEpochMillis, successful, failed });
 
   it('returns every day of the window, oldest first, with zeros where nothing happened', () => {
     const days = validationsPerDay([], 3, now);
@@ -40,25 +35,35 @@ describe('validationsPerDay', () => {
     ]);
   });
 
-  it('counts successful and failed attempts of all licenses per local day', () => {
-    const licenses = [
-      { validationAttempts: [attempt(at(2026, 3, 10, 0, 1), true), attempt(at(2026, 3, 10, 23, 59), false)] },
-      { validationAttempts: [attempt(at(2026, 3, 9, 8), true), attempt(at(2026, 3, 9, 9), true), attempt(at(2026, 3, 10, 9), true)] },
+  it('adds up the hours of each local day, the first and last hour of a day included', () => {
+    const hours = [
+      hour(at(2026, 3, 9, 8, 0), 2, 0),
+      hour(at(2026, 3, 9, 23, 0), 1, 4),
+      hour(at(2026, 3, 10, 0, 0), 3, 1),
+      hour(at(2026, 3, 10, 9, 0), 1, 0),
     ];
-    expect(validationsPerDay(licenses, 2, now)).toEqual([
-      { day: '2026-03-09', successful: 2, failed: 0 },
-      { day: '2026-03-10', successful: 2, failed: 1 },
+    expect(validationsPerDay(hours, 2, now)).toEqual([
+      { day: '2026-03-09', successful: 3, failed: 4 },
+      { day: '2026-03-10', successful: 4, failed: 1 },
     ]);
   });
 
-  it('ignores attempts outside the window', () => {
-    const licenses = [{ validationAttempts: [attempt(at(2026, 3, 1), true), attempt(at(2026, 3, 11), false)] }];
-    expect(validationsPerDay(licenses, 7, now).every((d) => d.successful === 0 && d.failed === 0)).toBe(true);
+  it('ignores hours outside the window', () => {
+    const hours = [hour(at(2026, 3, 3, 23), 5, 5), hour(at(2026, 3, 11, 0), 1, 1), hour(at(2026, 3, 4, 0), 1, 2)];
+    const days = validationsPerDay(hours, 7, now);
+    expect(days[0]).toEqual({ day: '2026-03-04', successful: 1, failed: 2 });
+    expect(days.slice(1).every((d) => d.successful === 0 && d.failed === 0)).toBe(true);
   });
 
   it('spans month and year boundaries', () => {
     const days = validationsPerDay([], 3, at(2026, 1, 1));
     expect(days.map((d) => d.day)).toEqual(['2025-12-30', '2025-12-31', '2026-01-01']);
+  });
+
+  it('asks for the window from local midnight of its first day', () => {
+    expect(windowStart(14, now)).toBe(at(2026, 2, 25, 0));
+    expect(windowStart(1, now)).toBe(at(2026, 3, 10, 0));
+    expect(windowStart(3, at(2026, 1, 1, 0, 30))).toBe(at(2025, 12, 30, 0));
   });
 
   it('formats local days with zero padding', () => {

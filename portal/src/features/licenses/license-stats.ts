@@ -1,17 +1,11 @@
 // Pure license arithmetic for the pages: status, validations per day, history order.
-import type { License, ValidationAttempt } from '../../types/api';
+import type { HourCount, License, ValidationAttempt } from '../../types/api';
 
 export type LicenseStatus = 'active' | 'expired';
 
 /** Expired once the time is at or past the expiry (SPEC.md); no expiry never expires. */
 export function licenseStatus(license: Pick<License, 'expiresAtEpochMillis'>, now: number = Date.now()): LicenseStatus {
   return license.expiresAtEpochMillis !== null && now >= license.expiresAtEpochMillis ? 'expired' : 'active';
-}
-
-export function countByStatus(licenses: Pick<License, 'expiresAtEpochMillis'>[], now: number = Date.now()) {
-  let active = 0;
-  for (const license of licenses) if (licenseStatus(license, now) === 'active') active += 1;
-  return { active, expired: licenses.length - active };
 }
 
 export interface DayCount {
@@ -29,31 +23,36 @@ export function localDay(epochMillis: number): string {
 }
 
 /**
- * Validation attempts of all licenses per local day over the last `days` days ending
- * today, oldest day first; days without attempts are present with zeros.
+ * Start (local midnight) of the first of the last `days` local days ending today: the
+ * `since` to ask GET /licenses/stats for. Built from calendar fields, so a
+ * daylight-saving change never shifts it by an hour.
  */
-export function validationsPerDay(
-  licenses: Pick<License, 'validationAttempts'>[],
-  days: number,
-  now: number = Date.now(),
-): DayCount[] {
+export function windowStart(days: number, now: number = Date.now()): number {
+  const today = new Date(now);
+  return new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1)).getTime();
+}
+
+/**
+ * Hourly validation counts added up per local day over the last `days` days ending
+ * today, oldest day first; days without attempts are present with zeros. An hour counts
+ * toward the local day it starts in.
+ */
+export function validationsPerDay(hours: HourCount[], days: number, now: number = Date.now()): DayCount[] {
   const result: DayCount[] = [];
   const index = new Map<string, DayCount>();
   const today = new Date(now);
   for (let offset = days - 1; offset >= 0; offset -= 1) {
-    // Built from calendar fields, so a daylight-saving change never skips or repeats a day.
+    // Noon of each calendar day, so a daylight-saving change never skips or repeats a day.
     const day = localDay(new Date(today.getFullYear(), today.getMonth(), today.getDate() - offset, 12).getTime());
     const entry = { day, successful: 0, failed: 0 };
     result.push(entry);
     index.set(day, entry);
   }
-  for (const license of licenses) {
-    for (const attempt of license.validationAttempts) {
-      const entry = index.get(localDay(attempt.timestampEpochMillis));
-      if (!entry) continue;
-      if (attempt.successful) entry.successful += 1;
-      else entry.failed += 1;
-    }
+  for (const hour of hours) {
+    const entry = index.get(localDay(hour.hourEpochMillis));
+    if (!entry) continue;
+    entry.successful += hour.successful;
+    entry.failed += hour.failed;
   }
   return result;
 }

@@ -9,7 +9,8 @@ export interface CustomerQuery extends PageParams {
   email?: string;
 }
 
-export const getCustomers = (query: CustomerQuery = {}, signal?: AbortSignal) => api.get<Customer[]>('/customers', { ...query }, signal);
+/** One page (or, without limit/offset, all) of the customers matching `query`, and how many match in all. */
+export const getCustomers = (query: CustomerQuery = {}, signal?: AbortSignal) => api.list<Customer>('/customers', { ...query }, signal);
 
 export const customersQueryOptions = (query: CustomerQuery = {}) =>
   queryOptions({

@@ -8,7 +8,8 @@ export interface LicenseQuery extends PageParams {
   productId?: string;
 }
 
-export const getLicenses = (query: LicenseQuery = {}, signal?: AbortSignal) => api.get<License[]>('/licenses', { ...query }, signal);
+/** One page (or, without limit/offset, all) of the licenses matching `query`, and how many match in all. */
+export const getLicenses = (query: LicenseQuery = {}, signal?: AbortSignal) => api.list<License>('/licenses', { ...query }, signal);
 
 export const licensesQueryOptions = (query: LicenseQuery = {}) =>
   queryOptions({

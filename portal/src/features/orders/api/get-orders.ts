@@ -8,7 +8,8 @@ export interface OrderQuery extends PageParams {
   productId?: string;
 }
 
-export const getOrders = (query: OrderQuery = {}, signal?: AbortSignal) => api.get<Order[]>('/orders', { ...query }, signal);
+/** One page (or, without limit/offset, all) of the orders matching `query`, and how many match in all. */
+export const getOrders = (query: OrderQuery = {}, signal?: AbortSignal) => api.list<Order>('/orders', { ...query }, signal);
 
 export const ordersQueryOptions = (query: OrderQuery = {}) =>
   queryOptions({

@@ -8,7 +8,8 @@ export interface ProductQuery extends PageParams {
   q?: string;
 }
 
-export const getProducts = (query: ProductQuery = {}, signal?: AbortSignal) => api.get<Product[]>('/products', { ...query }, signal);
+/** One page (or, without limit/offset, all) of the products matching `query`, and how many match in all. */
+export const getProducts = (query: ProductQuery = {}, signal?: AbortSignal) => api.list<Product>('/products', { ...query }, signal);
 
 export const productsQueryOptions = (query: ProductQuery = {}) =>
   queryOptions({
