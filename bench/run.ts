@@ -12,6 +12,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = 2;
 const ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
+const MARKETPLACE_SECRET = 'bench-marketplace-secret';
 
 interface Scenario {
   name: string;
@@ -96,16 +97,21 @@ async function validationScenarios(seed: Seed): Promise<Scenario[]> {
   ];
 }
 
-// ---- WEBHOOK SCENARIO HOOK (for the marketplace webhook's author) -----------------
-// Add "webhook calls that reuse a license" here: create a product with a
-// marketplaceResourceId through seed.api, call the webhook once for a buyer so that it
-// holds a license, then return a Scenario repeating that exact call (form body,
-// contentType 'application/x-www-form-urlencoded', secret MARKETPLACE_SECRET below,
-// expect 200 and the key). The service runs with WEBHOOK_RATE_LIMIT raised already.
-async function webhookScenarios(_seed: Seed): Promise<Scenario[]> {
-  return [];
+/** A marketplace buyer who already holds a license: every call reuses it (plain-text key). */
+async function webhookScenarios(seed: Seed): Promise<Scenario[]> {
+  await seed.api('/products', {
+    name: 'Bench marketplace product', productType: 'software', price: 5, requiresLicense: true, isSubscription: false,
+    marketplaceResourceId: 'bench-resource',
+  });
+  const body = new URLSearchParams({
+    secret: MARKETPLACE_SECRET, user_id: '424242', resource_id: 'bench-resource', marketplace: 'true', version_number: '1.0.0',
+  }).toString();
+  const contentType = 'application/x-www-form-urlencoded';
+  const first = await fetch(`${seed.server.url}/marketplace`, { method: 'POST', headers: { 'content-type': contentType }, body });
+  const key = await first.text();
+  if (first.status !== 200) throw new Error(`webhook seed: ${first.status} ${key}`);
+  return [{ name: 'webhook: reuse a license', path: '/marketplace', body, contentType, expect: { status: 200, body: key } }];
 }
-// -----------------------------------------------------------------------------------
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 
@@ -140,7 +146,7 @@ async function main(): Promise<void> {
       DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
       VALIDATION_RATE_LIMIT: '1000000000',
       WEBHOOK_RATE_LIMIT: '1000000000',
-      MARKETPLACE_SECRET: 'bench-marketplace-secret',
+      MARKETPLACE_SECRET,
       JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123',
       MASTER_ADMIN_USERNAME: ADMIN.username,
       MASTER_ADMIN_PASSWORD: ADMIN.password,

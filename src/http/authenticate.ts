@@ -1,8 +1,8 @@
 // One permission mechanism: a route declares `config.permission` (a permission string
-// or MASTER_ADMIN); this onRequest hook authenticates the caller (Bearer JWT or Basic),
-// re-reads the account and its roles, and checks the permission before the body is
-// even parsed. Routes without `config.permission` are public.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// or MASTER_ADMIN); an onRequest hook added to that route authenticates the caller
+// (Bearer JWT or Basic), re-reads the account and its roles, and checks the permission
+// before the body is even parsed. Routes without `config.permission` are public.
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { actorFromStaff, hasPermission, type Actor } from '../modules/auth/actor.js';
 import { checkCredentials, INVALID_LOGIN } from '../modules/auth/auth.service.js';
 import { findStaffById } from '../modules/staff/staff.repository.js';
@@ -56,25 +56,31 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   throw unauthorized('Authentication required');
 }
 
+/** A route's own hooks of one kind (absent, one, or a list) as a list. */
+export const hookList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
 export function registerAuthentication(app: FastifyInstance): void {
   app.decorateRequest('actor', null as unknown as Actor);
 
-  app.addHook('onRequest', async (request) => {
-    const permission = request.routeOptions.config.permission;
-    if (permission === undefined) return;
-    const actor = await authenticate(app, request);
-    if (permission === MASTER_ADMIN) {
-      if (!actor.isMasterAdmin) throw new HttpError(403, 'Master Admin only');
-    } else if (!hasPermission(actor, permission)) {
-      throw new HttpError(403, `Missing permission: ${permission}`);
-    }
-    request.actor = actor;
-  });
-
-  // Document the requirement of every protected route in the OpenAPI description.
+  // Only routes that declare a permission get the hook: public routes (validation, the
+  // webhook) pay nothing for it.
   app.addHook('onRoute', (route) => {
     const permission = route.config?.permission;
-    if (permission === undefined || !route.schema) return;
+    if (permission === undefined) return;
+    const check: onRequestAsyncHookHandler = async (request) => {
+      const actor = await authenticate(app, request);
+      if (permission === MASTER_ADMIN) {
+        if (!actor.isMasterAdmin) throw new HttpError(403, 'Master Admin only');
+      } else if (!hasPermission(actor, permission)) {
+        throw new HttpError(403, `Missing permission: ${permission}`);
+      }
+      request.actor = actor;
+    };
+    // First, before any hook the route brings itself.
+    route.onRequest = [check, ...hookList(route.onRequest)];
+
+    // Document the requirement in the OpenAPI description.
+    if (!route.schema) return;
     const requirement = permission === MASTER_ADMIN ? 'Master Admin only' : `Requires permission \`${permission}\``;
     // GET routes share their schema object with the HEAD route Fastify adds: note it once.
     if (route.schema.description?.includes(requirement)) return;
