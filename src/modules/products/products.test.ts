@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  auditEntries, createCustomer, createOrder, createProduct, insertLicenseRow, productBody, uniq,
+  createCustomer, createOrder, createProduct, insertLicenseRow, productBody, uniq,
 } from '../../../test/helpers/fixtures.js';
+import { auditEntryFor, expectRejected as expectRejectedAt, newestAuditId as newestAuditIdOf } from '../../../test/helpers/assertions.js';
 import { expectPermissionMapping } from '../../../test/helpers/permissions.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
@@ -16,21 +17,11 @@ describe.each(DIALECTS)('products (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const newestAuditId = async () => (await auditEntries(t))[0]?.id;
-  const entryFor = async (name: string, id: string) =>
-    (await auditEntries(t, name)).find((e) => (JSON.parse(e.data) as { id: string }).id === id);
+  const newestAuditId = () => newestAuditIdOf(t);
+  const entryFor = (name: string, id: string) => auditEntryFor(t, name, id);
 
-  /** The request fails with `status` and `error`, and neither data nor the audit log change. */
-  async function expectRejected(send: () => Promise<{ status: number; json: any }>, status: number, error: string | RegExp) {
-    const [before, listBefore] = [await newestAuditId(), (await t.admin('GET', '/products')).json];
-    const res = await send();
-    expect(res.status).toBe(status);
-    expect(Object.keys(res.json)).toEqual(['error']);
-    if (typeof error === 'string') expect(res.json.error).toBe(error);
-    else expect(res.json.error).toMatch(error);
-    expect(await newestAuditId()).toBe(before);
-    expect((await t.admin('GET', '/products')).json).toEqual(listBefore);
-  }
+  const expectRejected = (send: () => Promise<{ status: number; json: any }>, status: number, error: string | RegExp) =>
+    expectRejectedAt(t, '/products', send, status, error);
 
   it('creates, reads, lists, replaces and deletes a product, auditing each change', async () => {
     const body = productBody({
