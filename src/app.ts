@@ -37,6 +37,11 @@ declare module 'fastify' {
     loginLimiter: FailureLimiter;
     /** Runs `fn` in one database transaction: all of its writes commit or none do. */
     transaction<T>(fn: (trx: Db) => Promise<T>): Promise<T>;
+    /**
+     * Runs reads that must agree with each other (a record and its child rows) against
+     * one state of the database, while validations keep writing.
+     */
+    snapshot<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   }
 }
 
@@ -74,6 +79,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('tokens', createTokenService(await resolveJwtSecret(db, config.jwtSecret)));
   app.decorate('loginLimiter', new FailureLimiter(LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS));
   app.decorate('transaction', <T>(fn: (trx: Db) => Promise<T>) => db.transaction().execute(fn));
+  app.decorate('snapshot', <T>(fn: (db: Db) => Promise<T>) =>
+    dialect === 'postgres'
+      ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn)
+      : // SQLite: the one connection, held for all the reads, so no validation batch of this process lands in between.
+        db.connection().execute(fn),
+  );
   await ensureMasterAdmin(db, config.masterAdmin, app.log);
 
   registerValidation(app);

@@ -22,7 +22,7 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      sendList(reply, await licenses.listLicenses(app.db, request.query, app.config.validationHistoryMax)),
+      sendList(reply, await app.snapshot((db) => licenses.listLicenses(db, request.query, app.config.validationHistoryMax))),
   );
 
   app.post(
@@ -49,7 +49,7 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'licenses:read' },
       schema: { tags, summary: 'Get a license with its bindings and validation history', params: IdParams, response: { 200: LicenseSchema } },
     },
-    async (request) => licenses.getLicense(app.db, request.params.id, app.config.validationHistoryMax),
+    async (request) => app.snapshot((db) => licenses.getLicense(db, request.params.id, app.config.validationHistoryMax)),
   );
 
   app.put(
