@@ -77,7 +77,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('db', db);
   app.decorate('dialect', dialect);
   app.decorate('tokens', createTokenService(await resolveJwtSecret(db, config.jwtSecret)));
-  app.decorate('loginLimiter', new FailureLimiter(LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS));
   app.decorate('transaction', <T>(fn: (trx: Db) => Promise<T>) => db.transaction().execute(fn));
   app.decorate('snapshot', <T>(fn: (db: Db) => Promise<T>) =>
     dialect === 'postgres'
@@ -91,6 +90,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandling(app);
   registerAuthentication(app);
   registerRateLimitStore(app);
+  app.decorate(
+    'loginLimiter',
+    new FailureLimiter(app.rateLimitStore, 'login', LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, (err) =>
+      app.log.error({ err }, 'login limiter: store unavailable, attempt let through'),
+    ),
+  );
   registerNulRejection(app);
   await registerOpenApi(app);
 

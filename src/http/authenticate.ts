@@ -42,13 +42,13 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
     const colon = decoded.indexOf(':');
     if (colon < 0) throw unauthorized('Malformed Basic credentials');
     // Basic credentials are a password guess like a login: same brute-force limit.
-    const wait = app.loginLimiter.retryAfterSeconds(clientIp(request));
+    const wait = await app.loginLimiter.retryAfterSeconds(clientIp(request));
     if (wait > 0) throw new HttpError(429, 'Too many login attempts. Try again later.', { 'retry-after': String(wait) });
     try {
       return await checkCredentials(app.db, decoded.slice(0, colon), decoded.slice(colon + 1));
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
-      if (err.message === INVALID_LOGIN) app.loginLimiter.recordFailure(clientIp(request));
+      if (err.message === INVALID_LOGIN) await app.loginLimiter.recordFailure(clientIp(request));
       throw unauthorized(err.message);
     }
   }

@@ -1,31 +1,28 @@
-// Counts failures per key in a fixed window (used for login brute-force protection).
-// In memory: each instance keeps its own counts.
-export class FailureLimiter {
-  private readonly failures = new Map<string, { count: number; resetAt: number }>();
+// Counts failures per key in a fixed window (login brute-force protection), in the
+// rate-limit store: in memory per instance, or in Redis so every instance shares it.
+// Like the rate limits, it fails open: a store outage must not lock everyone out.
+import type { RateLimitStore } from './rate-limit-store.js';
 
+export class FailureLimiter {
   constructor(
+    private readonly store: RateLimitStore,
+    private readonly name: string,
     private readonly maxFailures: number,
     private readonly windowMs: number,
+    private readonly onStoreError: (err: unknown) => void,
   ) {}
 
   /** Seconds until `key` may try again, or 0 when it is not blocked. */
-  retryAfterSeconds(key: string, now = Date.now()): number {
-    const entry = this.failures.get(key);
-    if (!entry || entry.resetAt <= now || entry.count < this.maxFailures) return 0;
-    return Math.ceil((entry.resetAt - now) / 1000);
+  async retryAfterSeconds(key: string): Promise<number> {
+    const window = await Promise.resolve(this.store.peek(`${this.name}:${key}`)).catch((err: unknown) => {
+      this.onStoreError(err);
+      return null;
+    });
+    if (!window || window.count < this.maxFailures) return 0;
+    return Math.max(1, Math.ceil(window.resetInMs / 1000));
   }
 
-  recordFailure(key: string, now = Date.now()): void {
-    const entry = this.failures.get(key);
-    if (!entry || entry.resetAt <= now) {
-      if (this.failures.size >= 100_000) this.prune(now);
-      this.failures.set(key, { count: 1, resetAt: now + this.windowMs });
-    } else {
-      entry.count += 1;
-    }
-  }
-
-  private prune(now: number): void {
-    for (const [key, entry] of this.failures) if (entry.resetAt <= now) this.failures.delete(key);
+  async recordFailure(key: string): Promise<void> {
+    await Promise.resolve(this.store.hit(`${this.name}:${key}`, this.windowMs)).catch(this.onStoreError);
   }
 }

@@ -11,6 +11,15 @@ describe('MemoryRateLimitStore', () => {
     expect(store.hit('a', 1000, 10_999)).toEqual({ count: 3, resetInMs: 1 });
     expect(store.hit('a', 1000, 11_000)).toEqual({ count: 1, resetInMs: 1000 });
   });
+
+  it('peeks at a window without counting, and at nothing once it ended', () => {
+    const store = new MemoryRateLimitStore();
+    expect(store.peek('a', 10_000)).toBeNull();
+    store.hit('a', 1000, 10_000);
+    expect(store.peek('a', 10_500)).toEqual({ count: 1, resetInMs: 500 });
+    expect(store.peek('a', 10_600)).toEqual({ count: 1, resetInMs: 400 });
+    expect(store.peek('a', 11_000)).toBeNull();
+  });
 });
 
 describe('RedisRateLimitStore (real Redis)', () => {
@@ -24,6 +33,21 @@ describe('RedisRateLimitStore (real Redis)', () => {
     prefixes.push(prefix);
     return { prefix, store: new RedisRateLimitStore(TEST_REDIS_URL, prefix) };
   };
+
+  it('peeks at a shared window without counting', async () => {
+    const { store } = newStore();
+    try {
+      expect(await store.peek('k')).toBeNull();
+      await store.hit('k', 60_000);
+      await store.hit('k', 60_000);
+      const window = await store.peek('k');
+      expect(window?.count).toBe(2);
+      expect(window!.resetInMs).toBeGreaterThan(59_000);
+      expect((await store.peek('k'))?.count).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('counts concurrent hits from several clients atomically and sets the window expiry', async () => {
     const a = newStore();

@@ -11,6 +11,8 @@ export interface Hit {
 
 export interface RateLimitStore {
   hit(key: string, windowMs: number): Hit | Promise<Hit>;
+  /** The key's current window without counting a hit; null when it has none. */
+  peek(key: string): Hit | null | Promise<Hit | null>;
   close(): Promise<void>;
 }
 
@@ -27,6 +29,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     window.count += 1;
     return { count: window.count, resetInMs: window.resetAt - now };
+  }
+
+  peek(key: string, now = Date.now()): Hit | null {
+    const window = this.windows.get(key);
+    return window && window.resetAt > now ? { count: window.count, resetInMs: window.resetAt - now } : null;
   }
 
   /** Forgets ended windows, at most once per window length, so memory stays bounded. */
@@ -70,6 +77,11 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, windowMs: number): Promise<Hit> {
     const [count, resetInMs] = await this.redis.rateLimitHit(this.keyPrefix + key, windowMs);
     return { count, resetInMs };
+  }
+
+  async peek(key: string): Promise<Hit | null> {
+    const [count, resetInMs] = await Promise.all([this.redis.get(this.keyPrefix + key), this.redis.pttl(this.keyPrefix + key)]);
+    return count === null || resetInMs < 0 ? null : { count: Number(count), resetInMs };
   }
 
   async close(): Promise<void> {

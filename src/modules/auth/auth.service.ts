@@ -34,7 +34,7 @@ export async function login(
   username: string,
   password: string,
 ): Promise<LoginResult> {
-  const wait = limiter.retryAfterSeconds(clientIp);
+  const wait = await limiter.retryAfterSeconds(clientIp);
   if (wait > 0) {
     throw new HttpError(429, 'Too many login attempts. Try again later.', { 'retry-after': String(wait) });
   }
@@ -42,7 +42,7 @@ export async function login(
   try {
     actor = await checkCredentials(db, username, password);
   } catch (err) {
-    if (err instanceof HttpError && err.message === INVALID_LOGIN) limiter.recordFailure(clientIp);
+    if (err instanceof HttpError && err.message === INVALID_LOGIN) await limiter.recordFailure(clientIp);
     throw err;
   }
   return {

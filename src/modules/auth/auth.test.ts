@@ -3,6 +3,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import { ADMIN, DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { staffWith, uniq } from '../../../test/helpers/fixtures.js';
 import type { RequestOptions } from '../../../test/helpers/http.js';
+import { deleteRedisKeys, randomRedisPrefix, TEST_REDIS_URL } from '../../../test/helpers/redis.js';
 
 describe.each(DIALECTS)('authentication (%s)', (dialect) => {
   let t: TestApp;
@@ -124,5 +125,31 @@ describe.each(DIALECTS)('authentication (%s)', (dialect) => {
     expect(res.status).toBe(403);
     expect(res.json).toEqual({ error: 'Master Admin only' });
     expect((await t.req('GET', '/admin/registration-keys', { token: manager.token })).status).toBe(403);
+  });
+});
+
+describe('login limit shared through Redis', () => {
+  it('blocks an IP on every instance once it failed 10 times in all', async () => {
+    const prefix = randomRedisPrefix();
+    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
+    const a = await startTestApp('sqlite', env);
+    const b = await startTestApp('sqlite', env, a.database);
+    try {
+      const ip = '127.0.0.25';
+      for (let i = 0; i < 10; i += 1) {
+        const res = await (i % 2 ? b : a).req('POST', '/auth/login', { body: { username: ADMIN.username, password: `bad-${i}` }, localAddress: ip });
+        expect(res.status).toBe(401);
+      }
+      for (const t of [a, b]) {
+        const blocked = await t.req('POST', '/auth/login', { body: ADMIN, localAddress: ip });
+        expect(blocked.status).toBe(429);
+        expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect((await b.req('POST', '/auth/login', { body: ADMIN, localAddress: '127.0.0.26' })).status).toBe(200);
+    } finally {
+      await b.close();
+      await a.close();
+      await deleteRedisKeys(prefix);
+    }
   });
 });
