@@ -14,6 +14,14 @@ describe.each(DIALECTS)('the HTTP surface (%s)', (dialect) => {
     expect((await t.req('GET', '/readyz')).json).toEqual({ status: 'ready' });
   });
 
+  it('sends security headers that keep plain-HTTP deployments working', async () => {
+    const res = await t.req('GET', '/healthz');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+  });
+
   it('answers unknown routes with a JSON 404', async () => {
     const res = await t.req('GET', '/nope');
     expect(res.status).toBe(404);
