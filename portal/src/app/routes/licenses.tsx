@@ -1,7 +1,6 @@
 // Licenses, filterable by customer and product, paged (filters and page kept in the
 // address). A page loads only its own licenses' histories.
 import { Link, useSearchParams } from 'react-router';
-import { SelectField } from '../../components/field';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
 import { EmptyState, QueryState } from '../../components/status';
@@ -9,6 +8,7 @@ import { useLicenses } from '../../features/licenses/api/get-licenses';
 import { LicensesTable } from '../../features/licenses/components/licenses-table';
 import { useCan } from '../../hooks/use-session';
 import { pageQuery } from '../../lib/pagination';
+import { CustomerProductFilters, type FilterKey } from '../customer-product-filters';
 import { useNames } from '../use-names';
 
 const PAGE_SIZE = 20;
@@ -22,7 +22,7 @@ export function LicensesPage() {
   const names = useNames();
   const canWrite = useCan('licenses:write');
 
-  const setFilter = (key: 'customerId' | 'productId', value: string) => {
+  const setFilter = (key: FilterKey, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
     else next.delete(key);
@@ -48,24 +48,7 @@ export function LicensesPage() {
           ) : null
         }
       />
-      <div className="form form-inline filters" role="search">
-        <SelectField label="Customer" value={customerId} onChange={(e) => setFilter('customerId', e.target.value)}>
-          <option value="">All customers</option>
-          {names.customers.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Product" value={productId} onChange={(e) => setFilter('productId', e.target.value)}>
-          <option value="">All products</option>
-          {names.products.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </SelectField>
-      </div>
+      <CustomerProductFilters names={names} customerId={customerId} productId={productId} onChange={setFilter} />
       <QueryState
         query={licenses}
         empty={<EmptyState title={customerId || productId ? 'No license matches these filters.' : 'No licenses yet.'} />}
