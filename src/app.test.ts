@@ -14,12 +14,32 @@ describe.each(DIALECTS)('the HTTP surface (%s)', (dialect) => {
     expect((await t.req('GET', '/readyz')).json).toEqual({ status: 'ready' });
   });
 
-  it('sends security headers that keep plain-HTTP deployments working', async () => {
-    const res = await t.req('GET', '/healthz');
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+  it('sends browser pages helmet\'s headers, without upgrade-insecure-requests so plain HTTP keeps working', async () => {
+    for (const path of ['/portal/', '/portal/customers/some-id', '/docs/']) {
+      const res = await t.req('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers['content-type'], path).toMatch(/^text\/html/);
+      expect(res.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(res.headers['x-frame-options'], path).toBe('SAMEORIGIN');
+      expect(res.headers['strict-transport-security'], path).toMatch(/max-age=/);
+      expect(res.headers['content-security-policy'], path).toContain("default-src 'self'");
+      expect(res.headers['content-security-policy'], path).not.toContain('upgrade-insecure-requests');
+    }
+  });
+
+  it('sends API answers X-Content-Type-Options: nosniff, including errors and the public endpoints', async () => {
+    const answers = [
+      await t.req('GET', '/healthz'),
+      await t.req('GET', '/nope'),
+      await t.req('GET', '/customers'),
+      await t.req('POST', '/licenses/validate', { body: { licenseId: 'x', productId: 'y', hwid: 'z' } }),
+      await t.req('POST', '/marketplace', { body: {} }),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([200, 404, 401, 200, 400]);
+    for (const res of answers) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBeUndefined();
+    }
   });
 
   it('answers unknown routes with a JSON 404', async () => {

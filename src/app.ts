@@ -1,7 +1,6 @@
 // buildApp(config): the whole service as one Fastify instance, used by the server
 // entry and by the tests alike, so tests run exactly what production runs.
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { createDb, migrateToLatest, type Db, type Dialect } from './db/database.js';
@@ -10,6 +9,7 @@ import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPortal } from './http/portal.js';
 import { registerRateLimitStore } from './http/rate-limit.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerNulRejection } from './http/reject-nul.js';
 import { registerValidation } from './http/validation.js';
 import { FailureLimiter } from './lib/failure-limiter.js';
@@ -87,10 +87,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   await ensureMasterAdmin(db, config.masterAdmin, app.log);
 
-  // Security headers on every answer: CSP (portal and /docs load only their own files),
-  // no framing, no MIME sniffing. Plain-HTTP deployments must keep working, so the CSP
-  // does not ask browsers to upgrade requests to HTTPS.
-  await app.register(helmet, { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
+  registerSecurityHeaders(app);
   registerValidation(app);
   registerErrorHandling(app);
   registerAuthentication(app);

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ErrorSchema } from './schemas.js';
+import { documentSecurityHeaders } from './security-headers.js';
 
 /** The error answers a route can give, from what it declares: credentials, body, id. */
 function errorResponses(schema: Record<string, unknown>, isProtected: boolean): Record<string, unknown> {
@@ -43,6 +44,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     const declared = route.schema.response as Record<string, unknown>;
     route.schema.response = { ...errorResponses(schema, route.config?.permission !== undefined), ...declared };
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiHooks: { onRequest: documentSecurityHeaders } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
