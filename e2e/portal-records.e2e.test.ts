@@ -219,8 +219,8 @@ describe('portal: customers, products, licenses, orders, audit', () => {
     ];
     await t.app.db
       .insertInto('validation_attempts')
-      .values(history.map(([timestamp, successful], i) => ({
-        id: `e2e-history-${i}`, license_id: licenseKey, hwid: 'machine-old', ip: '10.0.0.9', timestamp,
+      .values(history.map(([timestamp, successful]) => ({
+        license_id: licenseKey, hwid: 'machine-old', ip: '10.0.0.9', timestamp,
         successful: successful ? 1 : 0, reason: successful ? 'VALID' : 'IP_LIMIT_REACHED',
       })))
       .execute();

@@ -1,5 +1,7 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers and timestamps as epoch
 // milliseconds, so the same queries run on SQLite and PostgreSQL.
+import type { Generated, Insertable } from 'kysely';
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -102,7 +104,8 @@ export interface LicenseHwidsTable {
 }
 
 export interface ValidationAttemptsTable {
-  id: string;
+  /** Assigned by the database in insertion order: breaks timestamp ties. */
+  id: Generated<number>;
   license_id: string;
   hwid: string;
   ip: string;
@@ -111,6 +114,8 @@ export interface ValidationAttemptsTable {
   /** VALID, PRODUCT_MISMATCH, EXPIRED, IP_LIMIT_REACHED, HWID_LIMIT_REACHED */
   reason: string;
 }
+
+export type NewValidationAttempt = Insertable<ValidationAttemptsTable>;
 
 export interface OrdersTable {
   id: string;

@@ -2,7 +2,7 @@
 // for a whole selection of licenses with one query each, never one license at a time.
 import type { Db } from '../../db/database.js';
 import { withPage, type Page } from '../../db/list-queries.js';
-import type { LicensesTable, ValidationAttemptsTable } from '../../db/schema.js';
+import type { LicensesTable, NewValidationAttempt } from '../../db/schema.js';
 
 export interface LicenseFilter extends Page {
   id?: string;
@@ -137,7 +137,7 @@ export async function replaceHwids(trx: Db, licenseId: string, hwids: readonly s
   await insertChunked(trx, 'license_hwids', hwids.map((hwid, position) => ({ license_id: licenseId, hwid, position })));
 }
 
-export async function replaceAttempts(trx: Db, licenseId: string, rows: readonly ValidationAttemptsTable[]): Promise<void> {
+export async function replaceAttempts(trx: Db, licenseId: string, rows: readonly NewValidationAttempt[]): Promise<void> {
   await trx.deleteFrom('validation_attempts').where('license_id', '=', licenseId).execute();
   await insertChunked(trx, 'validation_attempts', rows);
 }

@@ -3,7 +3,7 @@
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
 import { isPaged } from '../../db/list-queries.js';
-import type { LicensesTable, ValidationAttemptsTable } from '../../db/schema.js';
+import type { LicensesTable, NewValidationAttempt } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Listed } from '../../http/list-response.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
@@ -135,7 +135,7 @@ export async function findActiveLicense(db: Db, customerId: string, productId: s
 
 const unique = (values: readonly string[] = []) => [...new Set(values)];
 
-function attemptRows(licenseId: string, attempts: readonly AttemptInput[], historyMax: number): ValidationAttemptsTable[] {
+function attemptRows(licenseId: string, attempts: readonly AttemptInput[], historyMax: number): NewValidationAttempt[] {
   attempts.forEach((a, i) => {
     if (a.reason !== undefined && (a.reason === 'VALID') !== a.successful) {
       throw badRequest(`validationAttempts.${i}.reason ${a.reason} contradicts successful: ${a.successful}`);
@@ -144,9 +144,8 @@ function attemptRows(licenseId: string, attempts: readonly AttemptInput[], histo
   // Oldest first (stable, so equal timestamps keep the body's order), then keep the newest.
   const sorted = attempts.map((a, i) => ({ a, i })).sort((x, y) => x.a.timestampEpochMillis - y.a.timestampEpochMillis || x.i - y.i);
   const kept = historyMax > 0 ? sorted.slice(-historyMax) : sorted;
-  // UUIDv7 ids increase in insertion order: the tie-breaker for equal timestamps.
+  // Inserted in this order: the database's ids break ties between equal timestamps.
   return kept.map(({ a }) => ({
-    id: newId(),
     license_id: licenseId,
     hwid: a.hwid,
     ip: a.ip,

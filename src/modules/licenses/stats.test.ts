@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffWith } from '../../../test/helpers/fixtures.js';
 import { newLicense, readLicense, validate } from '../../../test/helpers/licenses.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { newId } from '../../lib/ids.js';
 import { attemptsByHourQuery } from './stats.repository.js';
 import { getLicenseStats } from './stats.service.js';
 
@@ -17,7 +16,7 @@ async function insertAttempts(t: TestApp, licenseId: string, attempts: [timestam
     .insertInto('validation_attempts')
     .values(
       attempts.map(([timestamp, successful]) => ({
-        id: newId(), license_id: licenseId, hwid: 'HW', ip: '10.0.0.1', timestamp, successful: successful ? 1 : 0,
+        license_id: licenseId, hwid: 'HW', ip: '10.0.0.1', timestamp, successful: successful ? 1 : 0,
         reason: successful ? 'VALID' : 'HWID_LIMIT_REACHED',
       })),
     )

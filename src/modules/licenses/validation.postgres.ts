@@ -2,7 +2,6 @@
 // (SELECT … FOR UPDATE) before reading its bindings, so concurrent validations of one
 // license, from this instance or any other, are applied one at a time.
 import type { Db } from '../../db/database.js';
-import { newId } from '../../lib/ids.js';
 import { pruneAttempts } from './licenses.repository.js';
 import { decideValidation } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
@@ -31,7 +30,6 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
       if (decision.bindIp) await repo.bindIp(trx, req.licenseId, req.ip, ipUsage.next);
       if (decision.bindHwid) await repo.bindHwid(trx, req.licenseId, req.hwid, hwidUsage.next);
       await repo.insertAttempt(trx, {
-        id: newId(),
         license_id: req.licenseId,
         hwid: req.hwid,
         ip: req.ip,

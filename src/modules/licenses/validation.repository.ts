@@ -1,7 +1,7 @@
 // The validation queries through Kysely (the PostgreSQL path): the license row is read
 // FOR UPDATE, so validations of one license, from any instance, run one after another.
 import type { Db } from '../../db/database.js';
-import type { ValidationAttemptsTable } from '../../db/schema.js';
+import type { NewValidationAttempt } from '../../db/schema.js';
 import type { SlotUsage } from './validation.sqlite-statements.js';
 
 export const lockLicense = (trx: Db, id: string) =>
@@ -42,4 +42,4 @@ export const bindIp = (trx: Db, licenseId: string, ip: string, position: number)
 export const bindHwid = (trx: Db, licenseId: string, hwid: string, position: number) =>
   trx.insertInto('license_hwids').values({ license_id: licenseId, hwid, position }).execute();
 
-export const insertAttempt = (trx: Db, row: ValidationAttemptsTable) => trx.insertInto('validation_attempts').values(row).execute();
+export const insertAttempt = (trx: Db, row: NewValidationAttempt) => trx.insertInto('validation_attempts').values(row).execute();

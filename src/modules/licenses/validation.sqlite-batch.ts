@@ -2,7 +2,6 @@
 // transaction, one after another in arrival order, histories pruned when due
 // (scheduling and answering are validation.sqlite.ts's job).
 import type SqliteDatabase from 'better-sqlite3';
-import { newId } from '../../lib/ids.js';
 import { decideValidation } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import {
@@ -81,7 +80,6 @@ function applyValidation(view: BatchView, stmts: ValidationStatements, req: Vali
   if (decision.bindIp) view.bind('ip', req.licenseId, req.ip);
   if (decision.bindHwid) view.bind('hwid', req.licenseId, req.hwid);
   stmts.recordAttempt({
-    id: newId(),
     licenseId: req.licenseId,
     hwid: req.hwid,
     ip: req.ip,

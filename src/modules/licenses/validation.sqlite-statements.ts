@@ -16,7 +16,6 @@ export interface SlotUsage {
 }
 
 export interface AttemptRow {
-  id: string;
   licenseId: string;
   hwid: string;
   ip: string;
@@ -42,14 +41,14 @@ export function prepareValidationStatements(sqlite: SqliteDatabase.Database) {
     ip: perKind('license_ips', 'ip'),
     hwid: perKind('license_hwids', 'hwid'),
   };
-  const insertAttempt = sqlite.prepare<[string, string, string, string, number, number, string]>(
-    'INSERT INTO validation_attempts (id, license_id, hwid, ip, timestamp, successful, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  const insertAttempt = sqlite.prepare<[string, string, string, number, number, string]>(
+    'INSERT INTO validation_attempts (license_id, hwid, ip, timestamp, successful, reason) VALUES (?, ?, ?, ?, ?, ?)',
   );
   // The oldest attempt to keep: the `keep`-th newest (index license_id, timestamp, id).
-  const cutoff = sqlite.prepare<[string, number], { timestamp: number; id: string }>(
+  const cutoff = sqlite.prepare<[string, number], { timestamp: number; id: number }>(
     'SELECT timestamp, id FROM validation_attempts WHERE license_id = ? ORDER BY timestamp DESC, id DESC LIMIT 1 OFFSET ?',
   );
-  const deleteOlder = sqlite.prepare<[string, number, number, string]>(
+  const deleteOlder = sqlite.prepare<[string, number, number, number]>(
     'DELETE FROM validation_attempts WHERE license_id = ? AND (timestamp < ? OR (timestamp = ? AND id < ?))',
   );
 
@@ -61,7 +60,7 @@ export function prepareValidationStatements(sqlite: SqliteDatabase.Database) {
       kinds[kind].bind.run(licenseId, value, position);
     },
     recordAttempt: (a: AttemptRow): void => {
-      insertAttempt.run(a.id, a.licenseId, a.hwid, a.ip, a.timestamp, a.successful, a.reason);
+      insertAttempt.run(a.licenseId, a.hwid, a.ip, a.timestamp, a.successful, a.reason);
     },
     /** Deletes all but the `keep` most recent attempts of the license. */
     prune: (licenseId: string, keep: number): void => {
