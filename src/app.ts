@@ -1,6 +1,7 @@
 // buildApp(config): the whole service as one Fastify instance, used by the server
 // entry and by the tests alike, so tests run exactly what production runs.
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { sql } from 'kysely';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { createDb, migrateToLatest, type Db, type Dialect } from './db/database.js';
@@ -82,8 +83,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('snapshot', <T>(fn: (db: Db) => Promise<T>) =>
     dialect === 'postgres'
       ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn)
-      : // SQLite: the one connection, held for all the reads, so no validation batch of this process lands in between.
-        db.connection().execute(fn),
+      : // SQLite: a read transaction on the held connection. WAL gives it one snapshot while
+        // other processes sharing the file commit validation batches meanwhile.
+        db.connection().execute(async (connection) => {
+          await sql`begin`.execute(connection);
+          try {
+            return await fn(connection);
+          } finally {
+            await sql`commit`.execute(connection);
+          }
+        }),
   );
   await ensureMasterAdmin(db, config.masterAdmin, app.log);
 

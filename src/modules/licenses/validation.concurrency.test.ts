@@ -131,4 +131,27 @@ describe('concurrent validations from two processes on one SQLite file', () => {
     await load;
     expect(statuses.every((s) => s === 201)).toBe(true);
   });
+
+  it('shows this process a license from one state of the database while the other binds IPs', async () => {
+    const license = await newLicense(a);
+    const body = { licenseId: license.id, productId: license.productId, hwid: 'HW' };
+    let stop = false;
+    const load = (async () => {
+      // At most 40 rounds: 800 attempts stay under VALIDATION_HISTORY_MAX, so none is pruned.
+      for (let round = 0; !stop && round < 40; round += 1) {
+        await Promise.all(Array.from({ length: 20 }, (_, i) => child.req('POST', '/licenses/validate', { body, localAddress: ipOf(round * 20 + i) })));
+      }
+    })();
+    try {
+      for (let i = 0; i < 150; i += 1) {
+        const shown = await readLicense(a, license.id);
+        const successfulIps = new Set(shown.validationAttempts.filter((x) => x.successful).map((x) => x.ip));
+        expect(new Set(shown.usedIps)).toEqual(successfulIps); // a binding and its attempt commit together
+      }
+    } finally {
+      stop = true;
+      await load;
+    }
+  });
 });
+
