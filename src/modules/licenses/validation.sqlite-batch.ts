@@ -6,6 +6,7 @@ import { decideValidation } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import {
   prepareValidationStatements,
+  type AttemptRow,
   type Kind,
   type LicenseLimits,
   type SlotUsage,
@@ -15,79 +16,93 @@ import type { ValidationRequest } from './validation.service.js';
 
 const NOT_BOUND_YET: SlotUsage = { used: 0, next: 0 };
 
-/**
- * The batch's view of the licenses it touches: each license row, binding check and slot
- * count is read once per batch and then kept up to date by the batch's own bindings
- * (the batch holds the write lock, so nobody else changes them meanwhile).
- */
-class BatchView {
-  private readonly licenses = new Map<string, LicenseLimits | undefined>();
+/** One kind of slot of one license as the batch sees it. */
+class SlotView {
   private readonly bound = new Map<string, boolean>();
-  private readonly usages = new Map<string, SlotUsage>();
+  private usage: SlotUsage | null = null;
 
-  constructor(private readonly stmts: ValidationStatements) {}
+  constructor(
+    private readonly stmts: ValidationStatements,
+    private readonly kind: Kind,
+    private readonly licenseId: string,
+  ) {}
 
-  license(id: string): LicenseLimits | undefined {
-    if (!this.licenses.has(id)) this.licenses.set(id, this.stmts.license(id));
-    return this.licenses.get(id);
-  }
-
-  isBound(kind: Kind, licenseId: string, value: string): boolean {
-    const key = `${kind}\u0000${licenseId}\u0000${value}`;
-    let bound = this.bound.get(key);
+  isBound(value: string): boolean {
+    let bound = this.bound.get(value);
     if (bound === undefined) {
-      bound = this.stmts.isBound(kind, licenseId, value);
-      this.bound.set(key, bound);
+      bound = this.stmts.isBound(this.kind, this.licenseId, value);
+      this.bound.set(value, bound);
     }
     return bound;
   }
 
-  usage(kind: Kind, licenseId: string): SlotUsage {
-    const key = `${kind}\u0000${licenseId}`;
-    let usage = this.usages.get(key);
-    if (usage === undefined) {
-      usage = this.stmts.usage(kind, licenseId);
-      this.usages.set(key, usage);
-    }
-    return usage;
+  used(): SlotUsage {
+    return (this.usage ??= this.stmts.usage(this.kind, this.licenseId));
   }
 
-  bind(kind: Kind, licenseId: string, value: string): void {
-    const usage = this.usage(kind, licenseId);
-    this.stmts.bind(kind, licenseId, value, usage.next);
-    this.usages.set(`${kind}\u0000${licenseId}`, { used: usage.used + 1, next: usage.next + 1 });
-    this.bound.set(`${kind}\u0000${licenseId}\u0000${value}`, true);
+  bind(value: string): void {
+    const usage = this.used();
+    this.stmts.bind(this.kind, this.licenseId, value, usage.next);
+    this.usage = { used: usage.used + 1, next: usage.next + 1 };
+    this.bound.set(value, true);
   }
 }
 
-/** Applies one validation inside the open transaction; returns `valid`, or null for an unknown license. */
-function applyValidation(view: BatchView, stmts: ValidationStatements, req: ValidationRequest): boolean | null {
+/**
+ * The batch's view of one license: its row, binding checks and slot counts are read once
+ * per batch and then kept up to date by the batch's own bindings (the batch holds the
+ * write lock, so nobody else changes them meanwhile).
+ */
+interface LicenseView {
+  limits: LicenseLimits;
+  ip: SlotView;
+  hwid: SlotView;
+}
+
+class BatchView {
+  private readonly licenses = new Map<string, LicenseView | null>();
+
+  constructor(private readonly stmts: ValidationStatements) {}
+
+  /** null: no such license */
+  license(id: string): LicenseView | null {
+    let view = this.licenses.get(id);
+    if (view === undefined) {
+      const limits = this.stmts.license(id);
+      view = limits ? { limits, ip: new SlotView(this.stmts, 'ip', id), hwid: new SlotView(this.stmts, 'hwid', id) } : null;
+      this.licenses.set(id, view);
+    }
+    return view;
+  }
+}
+
+/** Applies one validation inside the open transaction; returns its attempt, or null for an unknown license. */
+function applyValidation(view: BatchView, req: ValidationRequest, now: number): AttemptRow | null {
   const license = view.license(req.licenseId);
   if (!license) return null;
-  const now = Date.now();
-  const ipBound = view.isBound('ip', req.licenseId, req.ip);
-  const hwidBound = view.isBound('hwid', req.licenseId, req.hwid);
-  const ipUsage = ipBound ? NOT_BOUND_YET : view.usage('ip', req.licenseId);
-  const hwidUsage = hwidBound ? NOT_BOUND_YET : view.usage('hwid', req.licenseId);
+  const { limits } = license;
+  const ipBound = license.ip.isBound(req.ip);
+  const hwidBound = license.hwid.isBound(req.hwid);
+  const ipUsage = ipBound ? NOT_BOUND_YET : license.ip.used();
+  const hwidUsage = hwidBound ? NOT_BOUND_YET : license.hwid.used();
   const decision = decideValidation({
-    licenseProductId: license.product_id,
+    licenseProductId: limits.product_id,
     requestedProductId: req.productId,
-    expiresAtEpochMillis: license.expires_at,
+    expiresAtEpochMillis: limits.expires_at,
     now,
-    ip: { bound: ipBound, used: ipUsage.used, limit: license.max_ips },
-    hwid: { bound: hwidBound, used: hwidUsage.used, limit: license.max_hwids },
+    ip: { bound: ipBound, used: ipUsage.used, limit: limits.max_ips },
+    hwid: { bound: hwidBound, used: hwidUsage.used, limit: limits.max_hwids },
   });
-  if (decision.bindIp) view.bind('ip', req.licenseId, req.ip);
-  if (decision.bindHwid) view.bind('hwid', req.licenseId, req.hwid);
-  stmts.recordAttempt({
+  if (decision.bindIp) license.ip.bind(req.ip);
+  if (decision.bindHwid) license.hwid.bind(req.hwid);
+  return {
     licenseId: req.licenseId,
     hwid: req.hwid,
     ip: req.ip,
     timestamp: now,
     successful: decision.valid ? 1 : 0,
     reason: decision.reason,
-  });
-  return decision.valid;
+  };
 }
 
 /** valid/invalid per request, or the Error that request failed with. */
@@ -104,12 +119,17 @@ export function createBatchProcessor(sqlite: SqliteDatabase.Database, historyMax
 
   const applyAll = sqlite.transaction((requests: ValidationRequest[]): boolean[] => {
     const view = new BatchView(stmts);
+    const now = Date.now(); // the batch is one moment: it commits as one
+    const attempts: AttemptRow[] = [];
     const recorded = new Map<string, number>();
     const results = requests.map((req) => {
-      const valid = applyValidation(view, stmts, req);
-      if (valid !== null) recorded.set(req.licenseId, (recorded.get(req.licenseId) ?? 0) + 1);
-      return valid ?? false;
+      const attempt = applyValidation(view, req, now);
+      if (!attempt) return false;
+      attempts.push(attempt);
+      recorded.set(req.licenseId, (recorded.get(req.licenseId) ?? 0) + 1);
+      return attempt.successful === 1;
     });
+    stmts.recordAttempts(attempts);
     for (const [licenseId, added] of recorded) if (pruning.due(licenseId, added)) stmts.prune(licenseId, historyMax);
     return results;
   });

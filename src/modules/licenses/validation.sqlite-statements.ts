@@ -26,6 +26,9 @@ export interface AttemptRow {
 
 export type Kind = 'ip' | 'hwid';
 
+/** 64 rows x 6 values stays far below SQLite's limit on bound parameters. */
+const ATTEMPTS_PER_INSERT = 64;
+
 export function prepareValidationStatements(sqlite: SqliteDatabase.Database) {
   const license = sqlite.prepare<[string], LicenseLimits>(
     'SELECT product_id, expires_at, max_ips, max_hwids FROM licenses WHERE id = ?',
@@ -41,9 +44,18 @@ export function prepareValidationStatements(sqlite: SqliteDatabase.Database) {
     ip: perKind('license_ips', 'ip'),
     hwid: perKind('license_hwids', 'hwid'),
   };
-  const insertAttempt = sqlite.prepare<[string, string, string, number, number, string]>(
-    'INSERT INTO validation_attempts (license_id, hwid, ip, timestamp, successful, reason) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  // Attempts go in with one multi-row INSERT per batch (up to ATTEMPTS_PER_INSERT rows):
+  // a statement run costs about as much as the row it inserts. One statement per row count.
+  const insertAttempts = new Map<number, SqliteDatabase.Statement<unknown[]>>();
+  const insertStatement = (rows: number) => {
+    let statement = insertAttempts.get(rows);
+    if (!statement) {
+      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
+      statement = sqlite.prepare(`INSERT INTO validation_attempts (license_id, hwid, ip, timestamp, successful, reason) VALUES ${values}`);
+      insertAttempts.set(rows, statement);
+    }
+    return statement;
+  };
   // The oldest attempt to keep: the `keep`-th newest (index license_id, timestamp, id).
   const cutoff = sqlite.prepare<[string, number], { timestamp: number; id: number }>(
     'SELECT timestamp, id FROM validation_attempts WHERE license_id = ? ORDER BY timestamp DESC, id DESC LIMIT 1 OFFSET ?',
@@ -59,8 +71,12 @@ export function prepareValidationStatements(sqlite: SqliteDatabase.Database) {
     bind: (kind: Kind, licenseId: string, value: string, position: number): void => {
       kinds[kind].bind.run(licenseId, value, position);
     },
-    recordAttempt: (a: AttemptRow): void => {
-      insertAttempt.run(a.licenseId, a.hwid, a.ip, a.timestamp, a.successful, a.reason);
+    /** Inserts the attempts in the order given (their ids follow that order). */
+    recordAttempts: (attempts: readonly AttemptRow[]): void => {
+      for (let start = 0; start < attempts.length; start += ATTEMPTS_PER_INSERT) {
+        const chunk = attempts.slice(start, start + ATTEMPTS_PER_INSERT);
+        insertStatement(chunk.length).run(chunk.flatMap((a) => [a.licenseId, a.hwid, a.ip, a.timestamp, a.successful, a.reason]));
+      }
     },
     /** Deletes all but the `keep` most recent attempts of the license. */
     prune: (licenseId: string, keep: number): void => {
