@@ -1,10 +1,12 @@
 // buildApp(config): the whole service as one Fastify instance, used by the server
 // entry and by the tests alike, so tests run exactly what production runs.
+import type SqliteDatabase from 'better-sqlite3';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { createDb, migrateToLatest, type Db, type Dialect } from './db/database.js';
+import { startWalCheckpointer } from './db/wal-checkpointer.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -55,6 +57,16 @@ export interface BuildOptions {
   logger?: boolean | object;
 }
 
+/** WAL checkpoints in a worker thread (src/db/wal-checkpointer.ts); without one, SQLite's own. */
+async function checkpointOffTheEventLoop(app: FastifyInstance, sqlite: SqliteDatabase.Database): Promise<void> {
+  try {
+    const checkpointer = await startWalCheckpointer(sqlite, (err) => app.log.error({ err }, 'WAL checkpoint worker'));
+    app.addHook('onClose', () => checkpointer.close());
+  } catch (err) {
+    app.log.warn({ err }, 'WAL checkpoint worker did not start; commits checkpoint as SQLite does by default');
+  }
+}
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? {
@@ -74,6 +86,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const { db, dialect, sqlite } = createDb(config.databaseUrl, (err) => app.log.warn({ err }, 'idle database connection failed'));
   app.addHook('onClose', async () => db.destroy());
   await migrateToLatest(db);
+  if (sqlite && !sqlite.memory) await checkpointOffTheEventLoop(app, sqlite);
 
   app.decorate('config', config);
   app.decorate('db', db);
