@@ -57,6 +57,34 @@ class ImmediateTransactionsDialect extends SqliteDialect {
   }
 }
 
+/** Prepared statements kept per SQL text (least recently used dropped first). */
+export const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The SQLite connection as Kysely sees it, with each query's prepared statement reused:
+ * Kysely prepares every query anew, and preparing (parsing and planning the SQL) costs
+ * more than running most of ours (the webhook spent a fifth of its time there).
+ */
+export function withStatementCache(sqlite: SqliteDatabase.Database): Exclude<SqliteDialectConfig['database'], () => unknown> {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      const cached = cache.get(sql);
+      // A statement still iterating a result (a streamed query) cannot run twice at once.
+      if (cached && !cached.busy) {
+        cache.delete(sql); // re-inserted below as the most recently used
+        cache.set(sql, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(sql);
+      cache.set(sql, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      return statement;
+    },
+  };
+}
+
 export function createDb(databaseUrl: string, onIdleError: (err: Error) => void = () => {}): DbHandle {
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
@@ -66,7 +94,8 @@ export function createDb(databaseUrl: string, onIdleError: (err: Error) => void 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return { db: new Kysely<Database>({ dialect: new ImmediateTransactionsDialect({ database: sqlite }) }), dialect: 'sqlite', sqlite };
+    const dialect = new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) });
+    return { db: new Kysely<Database>({ dialect }), dialect: 'sqlite', sqlite };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types: pgTypes });
   // An idle connection dropped by the server must not crash the process; the pool replaces it.
