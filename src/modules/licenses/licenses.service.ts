@@ -33,18 +33,19 @@ function toLicense(row: LicensesTable, children: Children): License {
 }
 
 /**
- * Loads the selected licenses with their bound lists and attempts: four queries in all.
- * `historyMax` > 0 shows only that many most recent attempts: validation prunes in
- * chunks, so a few more may be stored for a moment (validation.history.ts).
+ * Loads the selected licenses with their bound lists and attempts: four queries in all
+ * (three without `withHistory`, whose attempts are then empty). `historyMax` > 0 shows
+ * only that many most recent attempts: validation prunes in chunks, so a few more may be
+ * stored for a moment (validation.history.ts).
  */
-async function loadLicenses(db: Db, filter: repo.LicenseFilter, historyMax: number): Promise<License[]> {
+async function loadLicenses(db: Db, filter: repo.LicenseFilter, historyMax: number, withHistory = true): Promise<License[]> {
   const rows = await repo.findLicenseRows(db, filter);
   if (rows.length === 0) return [];
   const byId = new Map<string, Children>(rows.map((r) => [r.id, { ips: [], hwids: [], attempts: [] }]));
   const [ips, hwids, attempts] = await Promise.all([
     repo.ipRowsOf(db, filter),
     repo.hwidRowsOf(db, filter),
-    repo.attemptRowsOf(db, filter),
+    withHistory ? repo.attemptRowsOf(db, filter) : [],
   ]);
   for (const r of ips) byId.get(r.license_id)?.ips.push(r.ip);
   for (const r of hwids) byId.get(r.license_id)?.hwids.push(r.hwid);
@@ -127,10 +128,26 @@ export async function createLicense(trx: Db, actor: string, input: NewLicense): 
   return license;
 }
 
-/** The customer's oldest license for the product that has not expired at `now`, if any. */
-export async function findActiveLicense(db: Db, customerId: string, productId: string, now = Date.now()): Promise<License | undefined> {
+export type LicenseWithoutHistory = Omit<License, 'validationAttempts'>;
+
+export function withoutHistory({ validationAttempts, ...license }: License): LicenseWithoutHistory {
+  return license;
+}
+
+/**
+ * The customer's oldest license for the product that has not expired at `now`, if any,
+ * without its attempt history (a busy license's 1000 attempts are not read for nothing).
+ */
+export async function findActiveLicense(
+  db: Db,
+  customerId: string,
+  productId: string,
+  now = Date.now(),
+): Promise<LicenseWithoutHistory | undefined> {
   const row = await repo.findActiveLicenseRow(db, customerId, productId, now);
-  return row ? getLicense(db, row.id) : undefined;
+  if (!row) return undefined;
+  const [license] = await loadLicenses(db, { id: row.id }, 0, false);
+  return license && withoutHistory(license);
 }
 
 const unique = (values: readonly string[] = []) => [...new Set(values)];

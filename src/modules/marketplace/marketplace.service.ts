@@ -8,8 +8,7 @@ import { HttpError } from '../../http/errors.js';
 import { safeEqual } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { createCustomer, findCustomerByMarketplaceUserId } from '../customers/customers.service.js';
-import { findActiveLicense, insertLicense } from '../licenses/licenses.service.js';
-import type { License } from '../licenses/licenses.schemas.js';
+import { findActiveLicense, insertLicense, withoutHistory, type LicenseWithoutHistory } from '../licenses/licenses.service.js';
 import { createOrder } from '../orders/orders.service.js';
 import { findProductByMarketplaceResourceId } from '../products/products.service.js';
 import type { Product } from '../products/products.schemas.js';
@@ -66,7 +65,7 @@ async function admit(ctx: WebhookContext, body: Record<string, unknown>): Promis
 }
 
 /** Steps 3 to 6, in one transaction holding the buyer's lock. */
-async function issue(trx: Db, ctx: WebhookContext, request: WebhookRequest, product: Product): Promise<License> {
+async function issue(trx: Db, ctx: WebhookContext, request: WebhookRequest, product: Product): Promise<LicenseWithoutHistory> {
   await lockKey(trx, ctx.dialect, `marketplace:${request.userId}`);
   const customer =
     (await findCustomerByMarketplaceUserId(trx, request.userId)) ??
@@ -76,7 +75,7 @@ async function issue(trx: Db, ctx: WebhookContext, request: WebhookRequest, prod
       socials: { MarketplaceID: request.userId, ...(request.steamId ? { SteamID: request.steamId } : {}) },
     }));
   // The entry holds the license (without its attempt history) and what the marketplace sent.
-  const entry = ({ validationAttempts, ...license }: License) => ({
+  const entry = (license: LicenseWithoutHistory) => ({
     ...license,
     marketplace: {
       user_id: request.userId,
@@ -95,11 +94,13 @@ async function issue(trx: Db, ctx: WebhookContext, request: WebhookRequest, prod
   const expiresAtEpochMillis =
     product.isSubscription && product.recurringPeriodDays ? Date.now() + product.recurringPeriodDays * DAY_MS : null;
   // marketplace.license.create below is this license's audit entry.
-  const license = await insertLicense(trx, {
-    productId: product.id,
-    customerId: customer.id,
-    expiresAtEpochMillis, // limits are left out so they come from the product
-  });
+  const license = withoutHistory(
+    await insertLicense(trx, {
+      productId: product.id,
+      customerId: customer.id,
+      expiresAtEpochMillis, // limits are left out so they come from the product
+    }),
+  );
   await createOrder(trx, MARKETPLACE_ACTOR, {
     customerId: customer.id,
     productIds: [product.id],

@@ -63,6 +63,9 @@ describe.each(DIALECTS)('marketplace webhook (%s)', (dialect) => {
     const [order] = await ordersOf(customer!.id);
     expect(order).toMatchObject({ customerId: customer!.id, productIds: [product.id], totalAmount: 12.5, licenseIds: [first.text] });
 
+    // The buyer's software validates once, so the license has a history by the next call.
+    const validation = await t.req('POST', '/licenses/validate', { body: { licenseId: first.text, productId: product.id, hwid: 'HW-1' } });
+    expect(validation.json).toEqual({ valid: true });
     const again = await call(f, '/integrations/marketplace', 'multipart');
     expect(again.text).toBe(first.text);
     expect(await byMarketplaceId(f.user_id)).toHaveLength(1);
@@ -73,7 +76,12 @@ describe.each(DIALECTS)('marketplace webhook (%s)', (dialect) => {
     expect(created).toHaveLength(1);
     expect(created[0]!.performedBy).toBe('marketplace');
     expect(JSON.parse(created[0]!.data)).toMatchObject({ id: first.text, marketplace: { version_number: '2.1.0', user_id: f.user_id } });
-    expect((await auditEntries(t, 'marketplace.license.reuse')).filter((e) => e.data.includes(first.text))).toHaveLength(1);
+    expect(JSON.parse(created[0]!.data)).not.toHaveProperty('validationAttempts');
+    const reused = (await auditEntries(t, 'marketplace.license.reuse')).filter((e) => e.data.includes(first.text));
+    expect(reused).toHaveLength(1);
+    const reuseEntry = JSON.parse(reused[0]!.data);
+    expect(reuseEntry).toMatchObject({ id: first.text, usedHwids: ['HW-1'], marketplace: { user_id: f.user_id } });
+    expect(reuseEntry).not.toHaveProperty('validationAttempts');
   });
 
   it('gives subscription licenses an expiry of now + the period, and issues a new one once it expired', async () => {
