@@ -149,6 +149,13 @@ describe('portal: customers, products, licenses, orders, audit', () => {
   }, STEP);
 
   it('records an order with the product and license pickers', async () => {
+    // The license picker asks for the chosen customer's licenses only, never for all of them.
+    const licenseQueries: string[] = [];
+    const track = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/licenses') licenseQueries.push(url.search);
+    };
+    page.on('request', track);
     await navLink(page, 'Orders').click();
     await page.getByText('No orders yet.').waitFor();
     await page.getByRole('link', { name: 'New order' }).click();
@@ -162,6 +169,9 @@ describe('portal: customers, products, licenses, orders, audit', () => {
 
     const orders = (await t.admin('GET', '/orders')).json as { productIds: string[]; licenseIds: string[]; totalAmount: number }[];
     expect(orders).toEqual([expect.objectContaining({ productIds: [productId], licenseIds: [licenseKey], totalAmount: 19.99 })]);
+    page.off('request', track);
+    expect(licenseQueries.length).toBeGreaterThan(0);
+    for (const query of licenseQueries) expect(query).toMatch(/customerId=/);
   }, STEP);
 
   it("lists the customer's licenses and orders, and explains why it cannot be deleted", async () => {

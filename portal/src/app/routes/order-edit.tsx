@@ -3,7 +3,6 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { DeleteButton } from '../../components/delete-button';
 import { PageHeader } from '../../components/page-header';
 import { Loading, Notice, QueryState } from '../../components/status';
-import { useLicenses } from '../../features/licenses/api/get-licenses';
 import { useCreateOrder } from '../../features/orders/api/create-order';
 import { useDeleteOrder } from '../../features/orders/api/delete-order';
 import { useOrder } from '../../features/orders/api/get-order';
@@ -13,30 +12,23 @@ import { OrdersTable } from '../../features/orders/components/orders-table';
 import { useCan } from '../../hooks/use-session';
 import { useNames } from '../use-names';
 
-function usePickers() {
-  const names = useNames();
-  const licenses = useLicenses({}, useCan('licenses:read'));
-  return { names, licenses: licenses.data?.records ?? [], isPending: names.isPending || licenses.isLoading };
-}
-
 export function OrderCreatePage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const pickers = usePickers();
+  const names = useNames();
   const create = useCreateOrder();
   const customerId = params.get('customerId') ?? '';
 
   return (
     <>
       <PageHeader title="New order" back={{ to: '/orders', label: 'Orders' }} />
-      {pickers.isPending ? (
+      {names.isPending ? (
         <Loading />
       ) : (
         <OrderForm
           initialCustomerId={customerId}
-          customers={pickers.names.customers}
-          products={pickers.names.products}
-          licenses={pickers.licenses}
+          customers={names.customers}
+          products={names.products}
           saving={create.isPending}
           error={create.error}
           onSubmit={(input) => create.mutate(input, { onSuccess: (order) => navigate(`/orders/${order.id}`) })}
@@ -50,7 +42,7 @@ export function OrderEditPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const order = useOrder(id);
-  const pickers = usePickers();
+  const names = useNames();
   const update = useUpdateOrder();
   const remove = useDeleteOrder();
   const canWrite = useCan('orders:write');
@@ -67,16 +59,15 @@ export function OrderEditPage() {
           />
           {update.isSuccess ? <Notice tone="success">Order saved.</Notice> : null}
           {!canWrite ? (
-            <OrdersTable orders={[data]} names={pickers.names} />
-          ) : pickers.isPending ? (
+            <OrdersTable orders={[data]} names={names} />
+          ) : names.isPending ? (
             <Loading />
           ) : (
             <OrderForm
               key={JSON.stringify(data)}
               order={data}
-              customers={pickers.names.customers}
-              products={pickers.names.products}
-              licenses={pickers.licenses}
+              customers={names.customers}
+              products={names.products}
               saving={update.isPending}
               error={update.error}
               onSubmit={(input) => update.mutate({ id, input })}

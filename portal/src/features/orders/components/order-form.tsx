@@ -1,12 +1,16 @@
 // Create or edit an order: customer, products and licenses picked from lists, total.
+// The license list is the chosen customer's only, fetched when the customer changes
+// (all licenses, each with its history, would be far too much to load for a picker).
 import { useState, type FormEvent } from 'react';
 import { SelectField, TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
 import { useFormErrors } from '../../../hooks/use-form-errors';
+import { useCan } from '../../../hooks/use-session';
 import { formatMoney } from '../../../lib/format';
 import { numberInput, requiredNumber } from '../../../lib/form-values';
-import type { Customer, License, Order, OrderInput, Product } from '../../../types/api';
+import type { Customer, Order, OrderInput, Product } from '../../../types/api';
 import { PickList } from '../../../components/pick-list';
+import { useLicenses } from '../../licenses/api/get-licenses';
 
 const FIELDS = ['customerId', 'productIds', 'totalAmount', 'licenseIds'] as const;
 
@@ -15,7 +19,6 @@ export function OrderForm({
   initialCustomerId = '',
   customers,
   products,
-  licenses,
   saving,
   error,
   onSubmit,
@@ -24,7 +27,6 @@ export function OrderForm({
   initialCustomerId?: string;
   customers: Customer[];
   products: Product[];
-  licenses: License[];
   saving: boolean;
   error: unknown;
   onSubmit: (input: OrderInput) => void;
@@ -34,11 +36,17 @@ export function OrderForm({
   const [licenseIds, setLicenseIds] = useState<string[]>(order?.licenseIds ?? []);
   const [total, setTotal] = useState(numberInput(order?.totalAmount));
   const errors = useFormErrors(error, FIELDS);
+  const licenses = useLicenses({ customerId }, useCan('licenses:read') && customerId !== '');
 
   const productName = (id: string) => products.find((p) => p.id === id)?.name ?? 'Unknown product';
   const sum = productIds.reduce((acc, id) => acc + (products.find((p) => p.id === id)?.price ?? 0), 0);
-  // Licenses of the chosen customer, plus any already linked to the order.
-  const licenseChoices = licenses.filter((l) => l.customerId === customerId || licenseIds.includes(l.id));
+  // Licenses of the chosen customer, plus any already linked to the order (by key only
+  // when they belong to someone else).
+  const customerLicenses = licenses.data?.records ?? [];
+  const licenseChoices = [
+    ...customerLicenses.map((l) => ({ id: l.id, label: `${l.id} (${productName(l.productId)})`, mono: true })),
+    ...licenseIds.filter((id) => !customerLicenses.some((l) => l.id === id)).map((id) => ({ id, label: id, mono: true })),
+  ];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -74,11 +82,13 @@ export function OrderForm({
       </div>
       <PickList
         legend="Licenses"
-        options={licenseChoices.map((l) => ({ id: l.id, label: `${l.id} (${productName(l.productId)})`, mono: true }))}
+        options={licenseChoices}
         selected={licenseIds}
         onChange={setLicenseIds}
         error={errors.fields.licenseIds}
-        empty={customerId ? 'This customer has no licenses.' : 'Choose a customer to see their licenses.'}
+        empty={
+          !customerId ? 'Choose a customer to see their licenses.' : licenses.isLoading ? 'Loading licenses…' : 'This customer has no licenses.'
+        }
       />
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={saving}>
