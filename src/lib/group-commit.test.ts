@@ -42,10 +42,40 @@ describe('GroupCommit', () => {
       sizes.push(batch.length);
       batch[0]!.resolve(0);
       throw new Error('disk full');
-    }, 2);
+    }, { maxBatch: 2 });
     const outcomes = await Promise.allSettled([1, 2, 3].map((n) => group.submit(n)));
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(sizes).toEqual([2, 1]);
     await group.drain();
   });
+
+  it('with maxInFlight 2, runs the next batch while the first is still running', async () => {
+    const batches: number[][] = [];
+    const gates: (() => void)[] = [];
+    const group = new GroupCommit<number, number>(
+      async (batch) => {
+        batches.push(batch.map((p) => p.item));
+        await new Promise<void>((resolve) => gates.push(resolve));
+        for (const p of batch) p.resolve(p.item);
+      },
+      { maxInFlight: 2 },
+    );
+    const first = group.submit(1);
+    await tick();
+    const second = group.submit(2);
+    await tick();
+    const third = group.submit(3);
+    await tick();
+    expect(batches).toEqual([[1], [2]]); // the third waits for a free slot
+    gates[0]!();
+    await first;
+    await tick(); // the first batch's slot is freed...
+    await tick(); // ...and the waiting entry is flushed into it
+    expect(batches).toEqual([[1], [2], [3]]);
+    gates[1]!();
+    gates[2]!();
+    expect(await Promise.all([second, third])).toEqual([2, 3]);
+    await group.drain();
+  });
 });
+

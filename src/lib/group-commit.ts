@@ -1,5 +1,5 @@
 // Group commit: work submitted while the event loop is busy (one poll phase's requests,
-// or everything that arrived while the previous batch was committing) is handed to
+// or everything that arrived while earlier batches were committing) is handed to
 // `runBatch` together, so many requests share one transaction and one commit. Each
 // submitter's promise settles only when runBatch settles it, i.e. after its commit.
 
@@ -9,19 +9,31 @@ export interface Pending<I, O> {
   reject(error: unknown): void;
 }
 
+export interface GroupCommitOptions {
+  /** At most this many entries go in one batch (default 512). */
+  maxBatch?: number;
+  /** Batches allowed to run at once (default 1): more where each runs on its own connection. */
+  maxInFlight?: number;
+}
+
 export class GroupCommit<I, O> {
   private queue: Pending<I, O>[] = [];
   private scheduled = false;
-  private running: Promise<void> | null = null;
+  private readonly running = new Set<Promise<void>>();
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
 
   /**
    * `runBatch` must settle every entry it is given; if it throws, the entries it left
-   * unsettled are rejected with that error. At most `maxBatch` entries go in one batch.
+   * unsettled are rejected with that error.
    */
   constructor(
     private readonly runBatch: (batch: Pending<I, O>[]) => Promise<void> | void,
-    private readonly maxBatch = 512,
-  ) {}
+    { maxBatch = 512, maxInFlight = 1 }: GroupCommitOptions = {},
+  ) {
+    this.maxBatch = maxBatch;
+    this.maxInFlight = maxInFlight;
+  }
 
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -32,28 +44,30 @@ export class GroupCommit<I, O> {
 
   /** Resolves once everything submitted so far has been processed. */
   async drain(): Promise<void> {
-    while (this.running || this.queue.length > 0) {
-      if (this.running) await this.running;
+    while (this.running.size > 0 || this.queue.length > 0) {
+      if (this.running.size > 0) await Promise.all(this.running);
       else await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
   private schedule(): void {
-    if (this.scheduled || this.running) return;
+    if (this.scheduled || this.running.size >= this.maxInFlight) return;
     this.scheduled = true;
     // setImmediate runs after the current poll phase: every request whose body was read
     // in this loop iteration joins the batch.
     setImmediate(() => {
       this.scheduled = false;
-      this.running = this.flush().finally(() => {
-        this.running = null;
+      if (this.queue.length === 0) return;
+      const run: Promise<void> = this.flush(this.queue.splice(0, this.maxBatch)).finally(() => {
+        this.running.delete(run);
         if (this.queue.length > 0) this.schedule();
       });
+      this.running.add(run);
+      if (this.queue.length > 0) this.schedule(); // more than maxBatch were waiting
     });
   }
 
-  private async flush(): Promise<void> {
-    const batch = this.queue.splice(0, this.maxBatch);
+  private async flush(batch: Pending<I, O>[]): Promise<void> {
     try {
       await this.runBatch(batch);
     } catch (error) {

@@ -1,19 +1,73 @@
-// Validation on PostgreSQL: one transaction per request that locks the license row
-// (SELECT … FOR UPDATE) before reading its bindings, so concurrent validations of one
-// license, from this instance or any other, are applied one at a time.
+// Validation on PostgreSQL. Most validations bind nothing: the IP and HWID are bound
+// already (the common case), or the product or expiry check fails. Those are decided from
+// one lock-free read, and their attempts are inserted together with those of other
+// requests waiting at that moment (group commit: one statement and one commit for all,
+// each answered after it), so validations of one busy license do not queue behind each
+// other's commits. Only a validation that may bind a new IP or HWID takes the license's
+// row lock (SELECT … FOR UPDATE) and decides again under it, so concurrent validations
+// of one license, from this instance or any other, never exceed its limits. A lock-free
+// decision is that of the moment of its read: an admin change committed between the read
+// and the insert does not change it.
 import type { Db } from '../../db/database.js';
+import { isForeignKeyViolation } from '../../db/errors.js';
+import type { NewValidationAttempt } from '../../db/schema.js';
+import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { pruneAttempts } from './licenses.repository.js';
-import { decideValidation } from './validation.decision.js';
+import { decideValidation, type Decision } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
 import type { ValidationRequest, Validator } from './validation.service.js';
 
+const attemptOf = (req: ValidationRequest, now: number, decision: Decision): NewValidationAttempt => ({
+  license_id: req.licenseId,
+  hwid: req.hwid,
+  ip: req.ip,
+  timestamp: now,
+  successful: decision.valid ? 1 : 0,
+  reason: decision.reason,
+});
+
+/**
+ * Inserts a batch of attempts in one statement. If that fails (a license deleted
+ * meanwhile fails the whole statement), each is inserted alone and fails alone.
+ */
+async function insertBatch(db: Db, batch: Pending<NewValidationAttempt, void>[]): Promise<void> {
+  try {
+    await repo.insertAttempts(db, batch.map((p) => p.item));
+    for (const p of batch) p.resolve();
+  } catch (err) {
+    if (batch.length === 1) throw err;
+    for (const p of batch) await repo.insertAttempts(db, [p.item]).then(() => p.resolve(), p.reject);
+  }
+}
+
 export function createPostgresValidator(db: Db, historyMax: number): Validator {
   const pruning = new PruneSchedule(historyMax);
-  const validateOne = (req: ValidationRequest) =>
+  const attempts = new GroupCommit<NewValidationAttempt, void>((batch) => insertBatch(db, batch), {
+    maxBatch: repo.ATTEMPTS_PER_INSERT,
+    maxInFlight: 2, // the next batch gathers while one commits
+  });
+
+  /** The attempt is recorded by the caller; null: the license does not exist. */
+  const decideWithoutLock = async (req: ValidationRequest, now: number): Promise<Decision | 'may bind' | null> => {
+    const seen = await repo.readLicenseAndBindings(db, req.licenseId, req.ip, req.hwid);
+    if (!seen) return null;
+    // Slot counts matter only to a request that would bind: 0 here, and bound or not is all the rest needs.
+    const decision = decideValidation({
+      licenseProductId: seen.product_id,
+      requestedProductId: req.productId,
+      expiresAtEpochMillis: seen.expires_at === null ? null : Number(seen.expires_at),
+      now,
+      ip: { bound: Boolean(seen.ip_bound), used: 0, limit: seen.max_ips },
+      hwid: { bound: Boolean(seen.hwid_bound), used: 0, limit: seen.max_hwids },
+    });
+    return decision.bindIp || decision.bindHwid ? 'may bind' : decision;
+  };
+
+  const validateLocked = (req: ValidationRequest) =>
     db.transaction().execute(async (trx) => {
       const license = await repo.lockLicense(trx, req.licenseId);
-      if (!license) return false; // unknown license: nothing to record
+      if (!license) return false; // deleted meanwhile: nothing to record
       const now = Date.now();
       const ipBound = await repo.isIpBound(trx, req.licenseId, req.ip);
       const hwidBound = await repo.isHwidBound(trx, req.licenseId, req.hwid);
@@ -29,17 +83,29 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
       });
       if (decision.bindIp) await repo.bindIp(trx, req.licenseId, req.ip, ipUsage.next);
       if (decision.bindHwid) await repo.bindHwid(trx, req.licenseId, req.hwid, hwidUsage.next);
-      await repo.insertAttempt(trx, {
-        license_id: req.licenseId,
-        hwid: req.hwid,
-        ip: req.ip,
-        timestamp: now,
-        successful: decision.valid ? 1 : 0,
-        reason: decision.reason,
-      });
-      if (pruning.due(req.licenseId)) await pruneAttempts(trx, req.licenseId, historyMax);
+      await repo.insertAttempts(trx, [attemptOf(req, now, decision)]);
       return decision.valid;
     });
 
-  return { validate: validateOne, close: async () => {} };
+  const validate = async (req: ValidationRequest): Promise<boolean> => {
+    const now = Date.now();
+    const decided = await decideWithoutLock(req, now);
+    if (decided === null) return false; // unknown license: nothing to record
+    let valid: boolean;
+    if (decided === 'may bind') {
+      valid = await validateLocked(req);
+    } else {
+      try {
+        await attempts.submit(attemptOf(req, now, decided));
+      } catch (err) {
+        if (isForeignKeyViolation(err)) return false; // the license was deleted meanwhile
+        throw err;
+      }
+      valid = decided.valid;
+    }
+    if (pruning.due(req.licenseId)) await pruneAttempts(db, req.licenseId, historyMax);
+    return valid;
+  };
+
+  return { validate, close: () => attempts.drain() };
 }

@@ -1,15 +1,34 @@
-// The validation queries through Kysely (the PostgreSQL path): the license row is read
-// FOR UPDATE, so validations of one license, from any instance, run one after another.
+// The validation queries through Kysely (the PostgreSQL path). A validation that may bind
+// locks the license row (FOR NO KEY UPDATE), so those of one license, from any instance,
+// run one after another. NO KEY: the lock does not hold up inserting attempts, whose
+// foreign key only needs the row to stay.
 import type { Db } from '../../db/database.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
 import type { SlotUsage } from './validation.sqlite-statements.js';
+
+/** The license and whether the IP and HWID are bound to it, in one query, without locks. */
+export const readLicenseAndBindings = (db: Db, id: string, ip: string, hwid: string) =>
+  db
+    .selectFrom('licenses')
+    .select((eb) => [
+      'product_id',
+      'expires_at',
+      'max_ips',
+      'max_hwids',
+      eb.exists(eb.selectFrom('license_ips').select('ip').where('license_id', '=', id).where('ip', '=', ip)).as('ip_bound'),
+      eb
+        .exists(eb.selectFrom('license_hwids').select('hwid').where('license_id', '=', id).where('hwid', '=', hwid))
+        .as('hwid_bound'),
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
 
 export const lockLicense = (trx: Db, id: string) =>
   trx
     .selectFrom('licenses')
     .select(['product_id', 'expires_at', 'max_ips', 'max_hwids'])
     .where('id', '=', id)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirst();
 
 export async function isIpBound(trx: Db, licenseId: string, ip: string): Promise<boolean> {
@@ -42,4 +61,12 @@ export const bindIp = (trx: Db, licenseId: string, ip: string, position: number)
 export const bindHwid = (trx: Db, licenseId: string, hwid: string, position: number) =>
   trx.insertInto('license_hwids').values({ license_id: licenseId, hwid, position }).execute();
 
-export const insertAttempt = (trx: Db, row: NewValidationAttempt) => trx.insertInto('validation_attempts').values(row).execute();
+/** Inserts the attempts, in order, with one statement (at most ATTEMPTS_PER_INSERT rows). */
+export const insertAttempts = (db: Db, rows: readonly NewValidationAttempt[]) =>
+  db
+    .insertInto('validation_attempts')
+    .values([...rows])
+    .execute();
+
+/** 7 values a row: well below PostgreSQL's 65535 bound parameters. */
+export const ATTEMPTS_PER_INSERT = 500;

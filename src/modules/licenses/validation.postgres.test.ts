@@ -1,0 +1,85 @@
+// PostgreSQL only: validations that bind nothing take no row lock; those that may bind
+// wait for it. Proven by holding the license's row lock from another connection.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newLicense, readLicense, validate } from '../../../test/helpers/licenses.js';
+import { startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import type { License } from './licenses.schemas.js';
+
+// Runs where CI runs it: with TEST_DATABASE_URL (the SQLite path has no row locks).
+describe.skipIf(!process.env.TEST_DATABASE_URL)('validation row locks (postgres)', () => {
+  let t: TestApp;
+  let other: pg.Client;
+  beforeAll(async () => {
+    t = await startTestApp('postgres', { VALIDATION_RATE_LIMIT: '100000' });
+    other = new pg.Client({ connectionString: t.database.url });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other.end();
+    await t.close();
+  });
+
+  /** Runs `whileLocked` while another connection holds the licenses' row locks (as the binding path takes them). */
+  async function withRowLocks<T>(licenses: License[], whileLocked: () => Promise<T>): Promise<T> {
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM licenses WHERE id = ANY($1) FOR NO KEY UPDATE', [licenses.map((l) => l.id)]);
+    try {
+      return await whileLocked();
+    } finally {
+      await other.query('COMMIT');
+    }
+  }
+
+  const settledWithin = (promise: Promise<unknown>, ms: number) =>
+    Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
+
+  it('answers and records validations of bound IPs and HWIDs, product mismatches and expired licenses without the lock', async () => {
+    const license = await newLicense(t, { maxIps: 1, maxHwids: 1 });
+    const args = { licenseId: license.id, productId: license.productId, hwid: 'HW' };
+    expect((await validate(t, args)).json).toEqual({ valid: true }); // binds 127.0.0.1 and HW
+
+    const expired = await newLicense(t, { expiresAtEpochMillis: Date.now() - 1000 });
+
+    const answers = await withRowLocks([license, expired], () =>
+      Promise.all([
+        validate(t, args),
+        validate(t, { ...args, productId: 'another-product' }),
+        validate(t, { licenseId: expired.id, productId: expired.productId, hwid: 'HW' }),
+      ]),
+    );
+    expect(answers.map((res) => res.json)).toEqual([{ valid: true }, { valid: false }, { valid: false }]);
+    expect((await readLicense(t, license.id)).validationAttempts.map((a) => a.reason)).toEqual(['VALID', 'VALID', 'PRODUCT_MISMATCH']);
+    expect((await readLicense(t, expired.id)).validationAttempts.map((a) => a.reason)).toEqual(['EXPIRED']);
+  });
+
+  it('makes a validation that may bind a new HWID wait for the lock, then decide under it', async () => {
+    const license = await newLicense(t, { maxIps: 1, maxHwids: 1 });
+    const { pending } = await withRowLocks([license], async () => {
+      const pending = validate(t, { licenseId: license.id, productId: license.productId, hwid: 'HW-NEW' });
+      expect(await settledWithin(pending, 300)).toBe(false); // still waiting for the lock
+      return { pending }; // not the promise itself: returning it would wait for it here
+    });
+    expect((await pending).json).toEqual({ valid: true });
+    expect((await readLicense(t, license.id)).usedHwids).toEqual(['HW-NEW']);
+  });
+
+  it('answers false for a license deleted between its read and its attempt, without failing the others', async () => {
+    const doomed = await newLicense(t);
+    const kept = await newLicense(t);
+    for (const license of [doomed, kept]) await validate(t, { licenseId: license.id, productId: license.productId, hwid: 'HW' });
+    // A full row lock holds up the attempt's foreign-key check until the license is gone.
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM licenses WHERE id = $1 FOR UPDATE', [doomed.id]);
+    const answers = Promise.all([doomed, kept].map((l) => validate(t, { licenseId: l.id, productId: l.productId, hwid: 'HW' })));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await other.query('DELETE FROM licenses WHERE id = $1', [doomed.id]);
+    await other.query('COMMIT');
+    expect((await answers).map((res) => [res.status, res.json])).toEqual([
+      [200, { valid: false }],
+      [200, { valid: true }],
+    ]);
+    expect((await readLicense(t, kept.id)).validationAttempts).toHaveLength(2);
+  });
+});
+
