@@ -2,11 +2,10 @@
 // server, in one run on this machine. Every server runs in its own process; this
 // process drives them with autocannon (BENCH_CONNECTIONS, default 50, for
 // BENCH_DURATION seconds, default 5, after a 2 s warm-up), BENCH_ROUNDS (default 3)
-// interleaved rounds, and reports each scenario's median.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// interleaved rounds, and reports each scenario's median. The service runs on a fresh
+// SQLite file, or on a fresh PostgreSQL database with BENCH_DATABASE_URL (bench/database.ts).
 import autocannon from 'autocannon';
+import { benchDatabase } from './database.js';
 import { startServer, type Server } from './processes.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -135,9 +134,10 @@ function summarise(runs: Measurement[][]): Measurement[] {
   });
 }
 
-function report(rows: Measurement[]): void {
+function report(rows: Measurement[], databaseLabel: string): void {
   const bare = rows[0]!;
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per run (after ${WARMUP} s warm-up), median of ${ROUNDS} interleaved rounds\n`);
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per run (after ${WARMUP} s warm-up), median of ${ROUNDS} interleaved rounds`);
+  console.log(`the service on ${databaseLabel}\n`);
   console.log(`${'scenario'.padEnd(40)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs bare', 9)}${pad('failed', 8)}`);
   for (const row of rows) {
     const ratio = `${Math.round((row.rps / bare.rps) * 100)}%`;
@@ -151,13 +151,13 @@ function report(rows: Measurement[]): void {
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'licensing-bench-'));
+  const database = await benchDatabase();
   const bare = await startServer('bench/bare-server.ts', {});
   const fastify = await startServer('bench/fastify-server.ts', {}, '/healthz');
   const service = await startServer(
     'src/server.ts',
     {
-      DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+      DATABASE_URL: database.url,
       VALIDATION_RATE_LIMIT: '1000000000',
       WEBHOOK_RATE_LIMIT: '1000000000',
       MARKETPLACE_SECRET,
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
       [fastify, { name: 'Fastify, same schemas, no database', path: '/', body: REFERENCE_BODY, expect: { status: 200, body: '{"valid":true}' } }],
       ...[...(await validationScenarios(seed)), ...(await webhookScenarios(seed))].map((s): [Server, Scenario] => [service, s]),
     ];
-    // Both servers stay up (an idle one costs nothing) and the rounds interleave, so a
+    // All servers stay up (an idle one costs nothing) and the rounds interleave, so a
     // slow moment of the machine hits every scenario alike instead of one.
     const runs: Measurement[][] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -184,10 +184,10 @@ async function main(): Promise<void> {
       for (const [server, scenario] of scenarios) results.push(await measure(server, scenario));
       runs.push(results);
     }
-    report(summarise(runs));
+    report(summarise(runs), database.label);
   } finally {
     await Promise.all([bare.stop(), fastify.stop(), service.stop()]);
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   }
 }
 

@@ -34,7 +34,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('validation row locks (postgres)
   const settledWithin = (promise: Promise<unknown>, ms: number) =>
     Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
 
-  it('answers and records validations of bound IPs and HWIDs, product mismatches and expired licenses without the lock', async () => {
+  it('answers and records validations that bind nothing without the lock: bound, mismatched, expired, over a limit', async () => {
     const license = await newLicense(t, { maxIps: 1, maxHwids: 1 });
     const args = { licenseId: license.id, productId: license.productId, hwid: 'HW' };
     expect((await validate(t, args)).json).toEqual({ valid: true }); // binds 127.0.0.1 and HW
@@ -46,10 +46,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('validation row locks (postgres)
         validate(t, args),
         validate(t, { ...args, productId: 'another-product' }),
         validate(t, { licenseId: expired.id, productId: expired.productId, hwid: 'HW' }),
+        validate(t, { ...args, hwid: 'HW-OTHER' }),
       ]),
     );
-    expect(answers.map((res) => res.json)).toEqual([{ valid: true }, { valid: false }, { valid: false }]);
-    expect((await readLicense(t, license.id)).validationAttempts.map((a) => a.reason)).toEqual(['VALID', 'VALID', 'PRODUCT_MISMATCH']);
+    expect(answers.map((res) => res.json)).toEqual([{ valid: true }, { valid: false }, { valid: false }, { valid: false }]);
+    const reasons = (await readLicense(t, license.id)).validationAttempts.map((a) => a.reason);
+    expect(reasons.slice(1).sort()).toEqual(['HWID_LIMIT_REACHED', 'PRODUCT_MISMATCH', 'VALID']);
     expect((await readLicense(t, expired.id)).validationAttempts.map((a) => a.reason)).toEqual(['EXPIRED']);
   });
 

@@ -1,6 +1,5 @@
 // Validation on PostgreSQL. Most validations bind nothing: the IP and HWID are bound
-// already (the common case), or the product or expiry check fails. Those are decided from
-// one lock-free read, and their attempts are inserted together with those of other
+// already (the common case), or a check fails. Those are decided from one lock-free read, and their attempts are inserted together with those of other
 // requests waiting at that moment (group commit: one statement and one commit for all,
 // each answered after it), so validations of one busy license do not queue behind each
 // other's commits. Only a validation that may bind a new IP or HWID takes the license's
@@ -52,14 +51,15 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
   const decideWithoutLock = async (req: ValidationRequest, now: number): Promise<Decision | 'may bind' | null> => {
     const seen = await repo.readLicenseAndBindings(db, req.licenseId, req.ip, req.hwid);
     if (!seen) return null;
-    // Slot counts matter only to a request that would bind: 0 here, and bound or not is all the rest needs.
+    // Counts only grow without the lock (validations bind, only an admin PUT unbinds): a
+    // rejection on a limit stands, an admission is decided again under the lock.
     const decision = decideValidation({
       licenseProductId: seen.product_id,
       requestedProductId: req.productId,
       expiresAtEpochMillis: seen.expires_at === null ? null : Number(seen.expires_at),
       now,
-      ip: { bound: Boolean(seen.ip_bound), used: 0, limit: seen.max_ips },
-      hwid: { bound: Boolean(seen.hwid_bound), used: 0, limit: seen.max_hwids },
+      ip: { bound: Boolean(seen.ip_bound), used: Number(seen.ips_used), limit: seen.max_ips },
+      hwid: { bound: Boolean(seen.hwid_bound), used: Number(seen.hwids_used), limit: seen.max_hwids },
     });
     return decision.bindIp || decision.bindHwid ? 'may bind' : decision;
   };

@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
 import type { SlotUsage } from './validation.sqlite-statements.js';
 
-/** The license and whether the IP and HWID are bound to it, in one query, without locks. */
+/** The license, whether the IP and HWID are bound to it and how many are, in one query, without locks. */
 export const readLicenseAndBindings = (db: Db, id: string, ip: string, hwid: string) =>
   db
     .selectFrom('licenses')
@@ -19,6 +19,8 @@ export const readLicenseAndBindings = (db: Db, id: string, ip: string, hwid: str
       eb
         .exists(eb.selectFrom('license_hwids').select('hwid').where('license_id', '=', id).where('hwid', '=', hwid))
         .as('hwid_bound'),
+      eb.selectFrom('license_ips').select((count) => count.fn.countAll<number>().as('n')).where('license_id', '=', id).as('ips_used'),
+      eb.selectFrom('license_hwids').select((count) => count.fn.countAll<number>().as('n')).where('license_id', '=', id).as('hwids_used'),
     ])
     .where('id', '=', id)
     .executeTakeFirst();
