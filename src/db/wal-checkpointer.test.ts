@@ -23,7 +23,7 @@ describe('WAL checkpointer', () => {
     const { sqlite } = createDb(database.url);
     sqlite!.exec('CREATE TABLE rows (value TEXT NOT NULL)');
     const errors: unknown[] = [];
-    const checkpointer = await startWalCheckpointer(sqlite!, (err) => errors.push(err), 10);
+    const checkpointer = await startWalCheckpointer(sqlite!, (err) => errors.push(err), { intervalMs: 10 });
     // The service connection only checkpoints past the backstop now.
     expect(sqlite!.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     const file = sqlite!.name;
@@ -42,8 +42,22 @@ describe('WAL checkpointer', () => {
   it('refuses to start without a database file, leaving SQLite\'s own checkpoints in place', async () => {
     database = await createTestDatabase('sqlite');
     const { sqlite } = createDb('sqlite::memory:');
-    await expect(startWalCheckpointer(sqlite!, () => {}, 10)).rejects.toThrow();
+    await expect(startWalCheckpointer(sqlite!, () => {}, { intervalMs: 10 })).rejects.toThrow();
+    expect(sqlite!.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    sqlite!.close();
+  });
+
+  it('gives the service connection its own checkpoints back when the worker stops', async () => {
+    database = await createTestDatabase('sqlite');
+    const { sqlite } = createDb(database.url);
+    const errors: unknown[] = [];
+    const workerModule = new URL('../../test/helpers/short-lived-checkpoint-worker.ts', import.meta.url);
+    await startWalCheckpointer(sqlite!, (err) => errors.push(err), { workerModule });
+    expect(sqlite!.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    await until(() => errors.length > 0);
+    expect(String(errors[0])).toMatch(/worker stopped/);
     expect(sqlite!.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     sqlite!.close();
   });
 });
+

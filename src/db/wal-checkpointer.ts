@@ -22,6 +22,12 @@ export interface WalCheckpointer {
   close(): Promise<void>;
 }
 
+export interface WalCheckpointerOptions {
+  intervalMs?: number;
+  /** The worker's module (tests give one that misbehaves). */
+  workerModule?: URL;
+}
+
 /**
  * Starts checkpointing the file behind `sqlite` (a WAL-mode connection to a file) in a
  * worker thread. If the worker stops, `sqlite` checkpoints as SQLite does by default.
@@ -29,13 +35,14 @@ export interface WalCheckpointer {
 export async function startWalCheckpointer(
   sqlite: SqliteDatabase.Database,
   onError: (error: unknown) => void,
-  intervalMs = CHECKPOINT_INTERVAL_MS,
+  { intervalMs = CHECKPOINT_INTERVAL_MS, workerModule = WORKER_MODULE }: WalCheckpointerOptions = {},
 ): Promise<WalCheckpointer> {
   const setup: CheckpointWorkerSetup = { file: resolve(sqlite.name), intervalMs };
-  const worker = startWorker(WORKER_MODULE, { workerData: setup });
+  const worker = startWorker(workerModule, { workerData: setup });
   await new Promise<void>((ready, fail) => {
     worker.once('message', () => ready());
     worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`WAL checkpoint worker exited with code ${code} before it was ready`)));
   });
   let closing = false;
   worker.on('message', (message: FromCheckpointWorker) => {
