@@ -1,12 +1,13 @@
 // Validation on PostgreSQL. Most validations bind nothing: the IP and HWID are bound
-// already (the common case), or a check fails. Those are decided from one lock-free read, and their attempts are inserted together with those of other
-// requests waiting at that moment (group commit: one statement and one commit for all,
-// each answered after it), so validations of one busy license do not queue behind each
+// already (the common case), or a check fails. Those are decided from one lock-free
+// read, and their attempts are inserted together with those of the other requests
+// waiting at that moment (group commit: one statement and one commit for all, each
+// answered after it), so validations of one busy license do not queue behind each
 // other's commits. Only a validation that may bind a new IP or HWID takes the license's
-// row lock (SELECT … FOR UPDATE) and decides again under it, so concurrent validations
-// of one license, from this instance or any other, never exceed its limits. A lock-free
-// decision is that of the moment of its read: an admin change committed between the read
-// and the insert does not change it.
+// row lock (SELECT … FOR NO KEY UPDATE) and decides again under it, so concurrent
+// validations of one license, from this instance or any other, never exceed its limits.
+// A lock-free decision is that of the moment of its read: an admin change committed
+// between the read and the insert does not change it.
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
