@@ -1,6 +1,7 @@
 // The marketplace webhook: find or create the buyer, return their active license for
-// the product or issue a new one with its order. Concurrent identical calls are
-// serialised per buyer, so they create one customer, one license and one order.
+// the product or issue a new one with its order. Calls that may create are serialised
+// per buyer, so concurrent identical calls create one customer, one license and one
+// order; a buyer who holds an active license already is answered without the lock.
 import type { Db, Dialect } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { isBusy, lockKey } from '../../db/locks.js';
@@ -64,9 +65,31 @@ async function admit(ctx: WebhookContext, body: Record<string, unknown>): Promis
   return { request, product };
 }
 
+/** An audit entry's data: the license (without its attempt history) and what the marketplace sent. */
+const entry = (request: WebhookRequest, license: LicenseWithoutHistory) => ({
+  ...license,
+  marketplace: {
+    user_id: request.userId,
+    resource_id: request.resourceId,
+    version_id: request.versionId,
+    version_number: request.versionNumber,
+  },
+});
+
+/** Steps 3 and 4 for a buyer who holds an active license already: that license, its reuse audited. */
+async function reuse(trx: Db, request: WebhookRequest, product: Product): Promise<LicenseWithoutHistory | undefined> {
+  const customer = await findCustomerByMarketplaceUserId(trx, request.userId);
+  const existing = customer && (await findActiveLicense(trx, customer.id, product.id));
+  if (!existing) return undefined;
+  await recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.reuse', entry(request, existing));
+  return existing;
+}
+
 /** Steps 3 to 6, in one transaction holding the buyer's lock. */
 async function issue(trx: Db, ctx: WebhookContext, request: WebhookRequest, product: Product): Promise<LicenseWithoutHistory> {
   await lockKey(trx, ctx.dialect, `marketplace:${request.userId}`);
+  const reused = await reuse(trx, request, product); // another call may have issued it meanwhile
+  if (reused) return reused;
   const customer =
     (await findCustomerByMarketplaceUserId(trx, request.userId)) ??
     (await createCustomer(trx, MARKETPLACE_ACTOR, {
@@ -74,22 +97,6 @@ async function issue(trx: Db, ctx: WebhookContext, request: WebhookRequest, prod
       email: `${request.userId}@marketplace.invalid`,
       socials: { MarketplaceID: request.userId, ...(request.steamId ? { SteamID: request.steamId } : {}) },
     }));
-  // The entry holds the license (without its attempt history) and what the marketplace sent.
-  const entry = (license: LicenseWithoutHistory) => ({
-    ...license,
-    marketplace: {
-      user_id: request.userId,
-      resource_id: request.resourceId,
-      version_id: request.versionId,
-      version_number: request.versionNumber,
-    },
-  });
-
-  const existing = await findActiveLicense(trx, customer.id, product.id);
-  if (existing) {
-    await recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.reuse', entry(existing));
-    return existing;
-  }
 
   const expiresAtEpochMillis =
     product.isSubscription && product.recurringPeriodDays ? Date.now() + product.recurringPeriodDays * DAY_MS : null;
@@ -107,13 +114,17 @@ async function issue(trx: Db, ctx: WebhookContext, request: WebhookRequest, prod
     totalAmount: product.price,
     licenseIds: [license.id],
   });
-  await recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.create', entry(license));
+  await recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.create', entry(request, license));
   return license;
 }
 
 /** Handles one webhook call; returns the license key or throws an HttpError. */
 export async function handleWebhook(ctx: WebhookContext, body: Record<string, unknown>): Promise<string> {
   const { request, product } = await admit(ctx, body);
+  // Most calls come from buyers who hold their license already: that needs no lock, so
+  // such calls of one buyer do not wait for each other.
+  const reused = await ctx.db.transaction().execute((trx) => reuse(trx, request, product));
+  if (reused) return reused.id;
   for (let attempt = 1; ; attempt += 1) {
     try {
       const license = await ctx.db.transaction().execute((trx) => issue(trx, ctx, request, product));
