@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { SelectField, TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
+import { CustomerSelect } from '../../customers/components/customer-select';
 import { useFormErrors } from '../../../hooks/use-form-errors';
 import { formatLimit, fromDateTimeLocal } from '../../../lib/format';
 import { optionalInteger } from '../../../lib/form-values';
@@ -46,14 +47,7 @@ export function LicenseCreateForm({
     <form className="form card" onSubmit={submit} noValidate>
       {errors.form ? <Notice tone="warning">{errors.form}</Notice> : null}
       <div className="form-grid">
-        <SelectField label="Customer" required value={customerId} onChange={(e) => setCustomerId(e.target.value)} error={errors.fields.customerId}>
-          <option value="">Choose a customer…</option>
-          {customers.map((customer) => (
-            <option key={customer.id} value={customer.id}>
-              {customer.name} ({customer.email})
-            </option>
-          ))}
-        </SelectField>
+        <CustomerSelect customers={customers} value={customerId} onChange={setCustomerId} error={errors.fields.customerId} />
         <SelectField label="Product" required value={productId} onChange={(e) => setProductId(e.target.value)} error={errors.fields.productId}>
           <option value="">Choose a product…</option>
           {products.map((p) => (

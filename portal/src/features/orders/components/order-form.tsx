@@ -2,8 +2,9 @@
 // The license list is the chosen customer's only, fetched when the customer changes
 // (all licenses, each with its history, would be far too much to load for a picker).
 import { useState, type FormEvent } from 'react';
-import { SelectField, TextField } from '../../../components/field';
+import { TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
+import { CustomerSelect } from '../../customers/components/customer-select';
 import { useFormErrors } from '../../../hooks/use-form-errors';
 import { useCan } from '../../../hooks/use-session';
 import { formatMoney } from '../../../lib/format';
@@ -56,14 +57,7 @@ export function OrderForm({
   return (
     <form className="form card" onSubmit={submit} noValidate>
       {errors.form ? <Notice tone="warning">{errors.form}</Notice> : null}
-      <SelectField label="Customer" required value={customerId} onChange={(e) => setCustomerId(e.target.value)} error={errors.fields.customerId}>
-        <option value="">Choose a customer…</option>
-        {customers.map((customer) => (
-          <option key={customer.id} value={customer.id}>
-            {customer.name} ({customer.email})
-          </option>
-        ))}
-      </SelectField>
+      <CustomerSelect customers={customers} value={customerId} onChange={setCustomerId} error={errors.fields.customerId} />
       <PickList
         legend="Products"
         options={products.map((p) => ({ id: p.id, label: `${p.name} (${formatMoney(p.price)})` }))}
