@@ -8,6 +8,8 @@ export interface LicenseFilter extends Page {
   id?: string;
   customerId?: string;
   productId?: string;
+  /** Only licenses not expired at this time (epoch millis). */
+  activeAt?: number;
 }
 
 /** The licenses the filter matches, before paging: the selection and its count share it. */
@@ -16,6 +18,10 @@ function matchingLicenses(db: Db, filter: LicenseFilter) {
   if (filter.id !== undefined) query = query.where('licenses.id', '=', filter.id);
   if (filter.customerId !== undefined) query = query.where('licenses.customer_id', '=', filter.customerId);
   if (filter.productId !== undefined) query = query.where('licenses.product_id', '=', filter.productId);
+  const { activeAt } = filter;
+  if (activeAt !== undefined) {
+    query = query.where((eb) => eb.or([eb('licenses.expires_at', 'is', null), eb('licenses.expires_at', '>', activeAt)]));
+  }
   return query;
 }
 
@@ -66,18 +72,6 @@ export const attemptRowsOf = (db: Db, filter: LicenseFilter) =>
     .orderBy('timestamp')
     .orderBy('id')
     .execute();
-
-/** A customer's license for the product that has not expired at `now`, oldest first. */
-export const findActiveLicenseRow = (db: Db, customerId: string, productId: string, now: number) =>
-  db
-    .selectFrom('licenses')
-    .selectAll()
-    .where('customer_id', '=', customerId)
-    .where('product_id', '=', productId)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .orderBy('created_at')
-    .orderBy('id')
-    .executeTakeFirst();
 
 // ---- writes -----------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { findCustomer } from '../customers/customers.repository.js';
 import { findProduct } from '../products/products.repository.js';
 import * as repo from './licenses.repository.js';
-import type { AttemptInput, License, Reason, UpdateLicenseBody, ValidationAttempt } from './licenses.schemas.js';
+import type { AttemptInput, License, ListLicensesQuery, Reason, UpdateLicenseBody, ValidationAttempt } from './licenses.schemas.js';
 
 type Children = { ips: string[]; hwids: string[]; attempts: ValidationAttempt[] };
 
@@ -72,8 +72,10 @@ export async function getLicense(db: Db, id: string, historyMax = 0): Promise<Li
 }
 
 /** The page asked for and how many licenses match in all; a larger `limit` is clamped to MAX_PAGE_SIZE. */
-export async function listLicenses(db: Db, query: Omit<repo.LicenseFilter, 'id'>, historyMax = 0): Promise<Listed<License>> {
-  const filter = { ...query, limit: query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE) };
+export async function listLicenses(db: Db, query: ListLicensesQuery, historyMax = 0): Promise<Listed<License>> {
+  // Named fields only: a query string may carry anything, the filter takes what the API documents.
+  const { customerId, productId, offset, limit } = query;
+  const filter = { customerId, productId, offset, limit: limit === undefined ? undefined : Math.min(limit, MAX_PAGE_SIZE) };
   const records = await loadLicenses(db, filter, historyMax);
   const total = isPaged(filter) ? await repo.countLicenses(db, filter) : records.length;
   return { records, total };
@@ -144,9 +146,7 @@ export async function findActiveLicense(
   productId: string,
   now = Date.now(),
 ): Promise<LicenseWithoutHistory | undefined> {
-  const row = await repo.findActiveLicenseRow(db, customerId, productId, now);
-  if (!row) return undefined;
-  const [license] = await loadLicenses(db, { id: row.id }, 0, false);
+  const [license] = await loadLicenses(db, { customerId, productId, activeAt: now, limit: 1 }, 0, false);
   return license && withoutHistory(license);
 }
 

@@ -76,22 +76,25 @@ const entry = (request: WebhookRequest, license: LicenseWithoutHistory) => ({
   },
 });
 
-/** Steps 3 and 4 for a buyer who holds an active license already: that license, its reuse audited. */
-async function reuse(trx: Db, request: WebhookRequest, product: Product): Promise<LicenseWithoutHistory | undefined> {
+/** Steps 3 and 4: the buyer's customer record and active license for the product, where they exist. */
+async function findBuyer(trx: Db, request: WebhookRequest, product: Product) {
   const customer = await findCustomerByMarketplaceUserId(trx, request.userId);
-  const existing = customer && (await findActiveLicense(trx, customer.id, product.id));
-  if (!existing) return undefined;
-  await recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.reuse', entry(request, existing));
-  return existing;
+  const license = customer ? await findActiveLicense(trx, customer.id, product.id) : undefined;
+  return { customer, license };
+}
+
+async function recordReuse(trx: Db, request: WebhookRequest, license: LicenseWithoutHistory): Promise<LicenseWithoutHistory> {
+  await recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.reuse', entry(request, license));
+  return license;
 }
 
 /** Steps 3 to 6, in one transaction holding the buyer's lock. */
 async function issue(trx: Db, ctx: WebhookContext, request: WebhookRequest, product: Product): Promise<LicenseWithoutHistory> {
   await lockKey(trx, ctx.dialect, `marketplace:${request.userId}`);
-  const reused = await reuse(trx, request, product); // another call may have issued it meanwhile
-  if (reused) return reused;
+  const found = await findBuyer(trx, request, product); // another call may have issued it meanwhile
+  if (found.license) return recordReuse(trx, request, found.license);
   const customer =
-    (await findCustomerByMarketplaceUserId(trx, request.userId)) ??
+    found.customer ??
     (await createCustomer(trx, MARKETPLACE_ACTOR, {
       name: `Marketplace user ${request.userId}`,
       email: `${request.userId}@marketplace.invalid`,
@@ -123,7 +126,10 @@ export async function handleWebhook(ctx: WebhookContext, body: Record<string, un
   const { request, product } = await admit(ctx, body);
   // Most calls come from buyers who hold their license already: that needs no lock, so
   // such calls of one buyer do not wait for each other.
-  const reused = await ctx.db.transaction().execute((trx) => reuse(trx, request, product));
+  const reused = await ctx.db.transaction().execute(async (trx) => {
+    const { license } = await findBuyer(trx, request, product);
+    return license && recordReuse(trx, request, license);
+  });
   if (reused) return reused.id;
   for (let attempt = 1; ; attempt += 1) {
     try {
