@@ -83,7 +83,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const { db, dialect, sqlite } = createDb(config.databaseUrl, (err) => app.log.warn({ err }, 'idle database connection failed'));
+  const { db, dialect, sqlite } = createDb(
+    config.databaseUrl,
+    (err) => app.log.warn({ error: err.message }, 'database connection lost; the pool will open a new one'),
+    { sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs },
+  );
   app.addHook('onClose', async () => db.destroy());
   await migrateToLatest(db);
   if (sqlite && !sqlite.memory) await checkpointOffTheEventLoop(app, sqlite);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { countRedisKeys, deleteRedisKeys, randomRedisPrefix, TEST_REDIS_URL } from '../../test/helpers/redis.js';
+import { countRedisKeys, deleteRedisKeys, randomRedisPrefix, RATE_LIMIT_STORES, TEST_REDIS_URL } from '../../test/helpers/redis.js';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './rate-limit-store.js';
 
 describe('MemoryRateLimitStore', () => {
@@ -22,7 +22,7 @@ describe('MemoryRateLimitStore', () => {
   });
 });
 
-describe('RedisRateLimitStore (real Redis)', () => {
+describe.skipIf(!RATE_LIMIT_STORES.includes('redis'))('RedisRateLimitStore (real Redis)', () => {
   const prefixes: string[] = [];
   afterEach(async () => {
     for (const prefix of prefixes.splice(0)) await deleteRedisKeys(prefix);

@@ -3,7 +3,8 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import { HttpError } from '../../http/errors.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
+import { HttpError, SERVICE_UNAVAILABLE, UNAVAILABLE_HEADERS } from '../../http/errors.js';
 import { webhookRateLimit } from '../../http/rate-limit.js';
 import { formatValidationError } from '../../http/validation.js';
 import { WebhookBodySchema } from './marketplace.schemas.js';
@@ -22,6 +23,10 @@ export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     const status = error.statusCode ?? 500;
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ error: error.message }, 'marketplace webhook: database unavailable');
+      return reply.code(503).headers(UNAVAILABLE_HEADERS).type(TEXT).send(SERVICE_UNAVAILABLE);
+    }
     if (status >= 500 && !(error instanceof HttpError)) {
       request.log.error({ err: error }, 'marketplace webhook failed');
       return reply.code(500).type(TEXT).send('Internal server error');

@@ -1,0 +1,54 @@
+// A TCP proxy of the test's own between the app and a shared server (PostgreSQL,
+// Redis): cut() drops every connection and refuses new ones, restore() listens again
+// on the same port. Outages are simulated without touching the shared servers.
+import net from 'node:net';
+
+export interface TcpProxy {
+  port: number;
+  /** Destroys every open connection and stops accepting (new connections are refused). */
+  cut(): Promise<void>;
+  /** Accepts connections again on the same port. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, targetHost);
+    track(client);
+    track(upstream);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve((server.address() as net.AddressInfo).port);
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
+  const port = await listen(0);
+  return {
+    port,
+    cut: stop,
+    restore: async () => {
+      await listen(port);
+    },
+    close: stop,
+  };
+}
