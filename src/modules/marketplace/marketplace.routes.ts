@@ -9,6 +9,7 @@ import { webhookRateLimit } from '../../http/rate-limit.js';
 import { formatValidationError } from '../../http/validation.js';
 import { WebhookBodySchema } from './marketplace.schemas.js';
 import { handleWebhook } from './marketplace.service.js';
+import { MULTIPART_LIMITS, readMultipartFields } from './multipart-body.js';
 
 export const WEBHOOK_PATHS = ['/marketplace', '/marketplace/license', '/integrations/marketplace'];
 const TEXT = 'text/plain; charset=UTF-8';
@@ -16,10 +17,8 @@ const TEXT = 'text/plain; charset=UTF-8';
 export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
   // Form parsers only in this plugin: the rest of the API stays JSON-only.
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fields: 20, fieldSize: 8 * 1024, files: 0, parts: 20 },
-  });
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
+  app.addHook('preValidation', readMultipartFields);
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     const status = error.statusCode ?? 500;
