@@ -6,6 +6,7 @@
 // the write lock beyond the busy timeout; the file is full (max_page_count).
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, validate } from '../../test/helpers/licenses.js';
 import { startTcpProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
@@ -119,6 +120,31 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL outage under load (p
     await expectAcknowledgedRecorded(t, load.acked);
   });
 
+  it('lives through the server terminating its connections under load (57P01, as in a restart) and loses no acknowledged attempt', async () => {
+    const licenses = await Promise.all(Array.from({ length: 4 }, () => newLicense(t)));
+    const load = validationLoad(t, licenses);
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      let terminated = 0;
+      for (let round = 0; round < 5; round += 1) {
+        await eventually(async () => load.acked.length >= 20 * (round + 1));
+        const { rows } = await admin.query<{ ok: boolean }>(
+          'select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        );
+        terminated += rows.filter((r) => r.ok).length;
+      }
+      expect(terminated).toBeGreaterThan(0);
+      const after = load.statuses.length;
+      await eventually(async () => load.statuses.slice(after).filter((s) => s === 200).length >= 20);
+    } finally {
+      await load.stop();
+      await admin.end();
+    }
+    expect(load.bad.map((r) => `${r.status} ${r.text}`)).toEqual([]);
+    await expectAcknowledgedRecorded(t, load.acked);
+  });
+
   it('answers the webhook 503 in plain text while the server is gone', async () => {
     await proxy.cut();
     try {
@@ -157,6 +183,16 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('SQLite faults (sqlite)', () => {
     expect(history.json.validationAttempts).toHaveLength(2);
     const customers = (await t.admin('GET', '/customers')).json as { name: string }[];
     expect(customers.filter((c) => c.name === 'Locked')).toEqual([]);
+  });
+
+  it('answers 503 while the database is read-only, then recovers', async () => {
+    await sql`pragma query_only = 1`.execute(t.app.db);
+    try {
+      expectUnavailable(await t.admin('POST', '/customers', { body: { name: 'Read-only', email: 'ro@example.com' } }));
+    } finally {
+      await sql`pragma query_only = 0`.execute(t.app.db);
+    }
+    expect((await t.admin('POST', '/customers', { body: { name: 'Writable', email: 'rw@example.com' } })).status).toBe(201);
   });
 
   it('answers 503 when the database file is full, then recovers once there is room', async () => {

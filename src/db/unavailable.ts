@@ -8,11 +8,12 @@ const PG_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** SQLite primary result codes (better-sqlite3 reports extended ones, e.g. SQLITE_IOERR_WRITE). */
 const SQLITE_PREFIXES = ['SQLITE_FULL', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CANTOPEN'];
-/** pg and pg-pool raise these without a code. */
+/** pg and pg-pool raise these without a code (a dead connection's next query, a connect timeout). */
 const PG_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
-  'is not queryable',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
   'Query read timeout',
   'Connection terminated due to connection timeout',
 ];
