@@ -15,7 +15,13 @@ import { request, type RequestOptions, type TestResponse } from './http.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 /** Admin URL of the test PostgreSQL, or null when it does not answer (its suites are skipped). */
-export const TEST_POSTGRES_URL = inject('postgresUrl');
+export const TEST_POSTGRES_URL: string | null = (() => {
+  try {
+    return inject('postgresUrl');
+  } catch {
+    return process.env.TEST_DATABASE_URL ?? null; // imported outside Vitest (test/helpers/child-app.ts)
+  }
+})();
 export const DIALECTS: TestDialect[] = TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export const ADMIN = { username: 'root', password: 'root-password-123' };
