@@ -45,6 +45,16 @@ describe.each(DIALECTS)('hostile input (%s)', (dialect) => {
     expect(res.text).toBe('Malformed multipart body');
   });
 
+  it('answers a repeated multipart field 400 naming it, as a form body does', async () => {
+    const part = (name: string, value: string) => `--rep\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const rawBody = `${part('secret', WEBHOOK.secret)}${part('user_id', 'a')}${part('user_id', 'b')}${part('resource_id', 'r')}--rep--\r\n`;
+    const res = await t.req('POST', '/marketplace', { rawBody, headers: { 'content-type': 'multipart/form-data; boundary=rep' } });
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/user_id/);
+    const form = await t.req('POST', '/marketplace', { rawBody: 'secret=s&user_id=a&user_id=b&resource_id=r', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([form.status, form.text]).toEqual([res.status, res.text]);
+  });
+
   it('answers a multipart field over the limit 413, as form and JSON bodies over theirs, and issues nothing', async () => {
     const long = { ...WEBHOOK, user_id: 'u'.repeat(9000) };
     const res = await t.req('POST', '/marketplace', { multipart: long });

@@ -11,14 +11,17 @@ export const MULTIPART_LIMITS = { fields: 20, fieldSize: MULTIPART_FIELD_LIMIT, 
 
 export async function readMultipartFields(request: FastifyRequest): Promise<void> {
   if (!request.isMultipart()) return;
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string | string[]> = {};
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') throw new HttpError(413, 'Files are not accepted');
       if (part.valueTruncated || part.fieldnameTruncated) {
         throw new HttpError(413, `Field ${part.fieldname.slice(0, 64)} is longer than ${MULTIPART_FIELD_LIMIT} bytes`);
       }
-      fields[part.fieldname] = String(part.value);
+      // A repeated field becomes a list, as in a form body: the schema then rejects it (400).
+      const previous = fields[part.fieldname];
+      const value = String(part.value);
+      fields[part.fieldname] = previous === undefined ? value : [previous, value].flat();
     }
   } catch (err) {
     if (err instanceof HttpError) throw err;
