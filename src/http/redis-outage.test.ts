@@ -104,4 +104,22 @@ describe.skipIf(!RATE_LIMIT_STORES.includes('redis')).each(DIALECTS)('Redis outa
     expect(await sixValidations('127.0.0.34', license)).toEqual([200, 200, 200, 200, 200, 429]);
     expect(await countRedisKeys(prefix)).toBeGreaterThan(keysBefore); // counted in Redis again
   });
+
+  it('falls back to memory when Redis stops answering on an open connection (a command times out), and recovers', async () => {
+    const license = await newLicense(t);
+    expect(store().shared).toBe(true);
+    const linesBefore = redisLines().length;
+    proxy.pause();
+    try {
+      // The first request waits for the command timeout at most, then counts in memory.
+      expect(await sixValidations('127.0.0.35', license)).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(store().shared).toBe(false);
+      expect(redisLines().slice(linesBefore).map((l) => l.level)).toEqual([40]);
+    } finally {
+      proxy.resume();
+    }
+    await eventually(() => store().shared);
+    expect(redisLines().slice(linesBefore).map((l) => l.level)).toEqual([40, 30]);
+    expect(logs.filter((l) => l.level >= 50)).toEqual([]);
+  });
 });

@@ -1,6 +1,8 @@
 // A TCP proxy of the test's own between the app and a shared server (PostgreSQL,
 // Redis): cut() drops every connection and refuses new ones, restore() listens again
-// on the same port. Outages are simulated without touching the shared servers.
+// on the same port; pause() stops forwarding bytes while connections stay open (a
+// network that drops packets), resume() lets them flow again. Outages are simulated
+// without touching the shared servers.
 import net from 'node:net';
 
 export interface TcpProxy {
@@ -9,6 +11,10 @@ export interface TcpProxy {
   cut(): Promise<void>;
   /** Accepts connections again on the same port. */
   restore(): Promise<void>;
+  /** Holds every byte in both directions, on open and new connections alike. */
+  pause(): void;
+  /** Delivers what was held and forwards again. */
+  resume(): void;
   close(): Promise<void>;
 }
 
@@ -19,13 +25,23 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
-  const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, targetHost);
-    track(client);
-    track(upstream);
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  let paused = false;
+  const connectPair = ([client, upstream]: [net.Socket, net.Socket]) => {
     client.pipe(upstream);
     upstream.pipe(client);
-    client.on('close', () => upstream.destroy());
+  };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, targetHost);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    track(client);
+    track(upstream);
+    pairs.add(pair);
+    if (!paused) connectPair(pair);
+    client.on('close', () => {
+      upstream.destroy();
+      pairs.delete(pair);
+    });
     upstream.on('close', () => client.destroy());
   });
   const listen = (port: number) =>
@@ -50,5 +66,18 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       await listen(port);
     },
     close: stop,
+    pause() {
+      paused = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    resume() {
+      paused = false;
+      for (const pair of pairs) connectPair(pair);
+    },
   };
 }
