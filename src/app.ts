@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { createDb, migrateToLatest, type Db, type Dialect } from './db/database.js';
 import { startWalCheckpointer } from './db/wal-checkpointer.js';
 import { registerAuthentication } from './http/authenticate.js';
+import { answerClientError, answerFrameworkError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPortal } from './http/portal.js';
@@ -77,13 +78,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 1024 * 1024,
     // Long ids in paths are still just unknown ids (404), not a 414.
     routerOptions: { maxParamLength: 4096 },
-    // A URL Fastify cannot decode (e.g. /customers/%ZZ) is a client error like any other.
-    frameworkErrors: (error, _request, reply) => {
-      (reply as unknown as FastifyReply).code(400).send({ error: error.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : 'Bad request' });
-    },
+    // A URL Fastify cannot decode (e.g. /customers/%ZZ) is a client error like any other,
+    // and so is bad HTTP framing: both answer {"error": "…"} (src/http/client-errors.ts).
+    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply as unknown as FastifyReply),
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const { db, dialect, sqlite } = createDb(config.databaseUrl, (err) => app.log.warn({ err }, 'idle database connection failed'));
+  const { db, dialect, sqlite } = createDb(
+    config.databaseUrl,
+    (err) => app.log.warn({ error: err.message }, 'database connection lost; the pool will open a new one'),
+    { sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs },
+  );
   app.addHook('onClose', async () => db.destroy());
   await migrateToLatest(db);
   if (sqlite && !sqlite.memory) await checkpointOffTheEventLoop(app, sqlite);

@@ -20,6 +20,8 @@ export interface Config {
   validationHistoryMax: number;
   masterAdmin: { username: string; password: string; email: string | null } | null;
   logLevel: string;
+  /** How long SQLite waits for another connection's write lock before the request fails with 503. */
+  sqliteBusyTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -43,6 +45,7 @@ const KEYS = {
   masterAdminPassword: ['MASTER_ADMIN_PASSWORD', 'masterAdmin.password'],
   masterAdminEmail: ['MASTER_ADMIN_EMAIL', 'masterAdmin.email'],
   logLevel: ['LOG_LEVEL', 'log.level'],
+  sqliteBusyTimeoutMs: ['SQLITE_BUSY_TIMEOUT_MS', 'database.sqliteBusyTimeoutMs'],
 } as const;
 
 type Key = keyof typeof KEYS;
@@ -152,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { username: adminUsername, password: adminPassword, email: str('masterAdminEmail') }
         : null,
     logLevel,
+    sqliteBusyTimeoutMs: int('sqliteBusyTimeoutMs', 5000, 0, 600_000),
   };
 }
 

@@ -85,7 +85,15 @@ export function withStatementCache(sqlite: SqliteDatabase.Database): Exclude<Sql
   };
 }
 
-export function createDb(databaseUrl: string, onIdleError: (err: Error) => void = () => {}): DbHandle {
+export interface DbOptions {
+  /** How long a SQLite statement waits for another connection's write lock before SQLITE_BUSY (default 5000). */
+  sqliteBusyTimeoutMs?: number;
+}
+
+/** How long a request waits for a PostgreSQL connection (new or from the pool) before failing (503). */
+export const PG_CONNECT_TIMEOUT_MS = 5000;
+
+export function createDb(databaseUrl: string, onConnectionError: (err: Error) => void = () => {}, options: DbOptions = {}): DbHandle {
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -93,13 +101,24 @@ export function createDb(databaseUrl: string, onIdleError: (err: Error) => void 
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${Math.trunc(options.sqliteBusyTimeoutMs ?? 5000)}`);
     const dialect = new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) });
     return { db: new Kysely<Database>({ dialect }), dialect: 'sqlite', sqlite };
   }
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types: pgTypes });
-  // An idle connection dropped by the server must not crash the process; the pool replaces it.
-  pool.on('error', onIdleError);
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    types: pgTypes,
+    // While the server is away, nothing waits longer than this for a connection.
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
+  // A connection dropped by the server (restart, failover) emits 'error' on its client:
+  // unheard, that event would end the process. The pool hears it for idle clients; a
+  // client checked out (a transaction, the group commit) needs its own listener. The
+  // query in flight fails by itself (503) and the broken client is discarded on release.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  pool.on('error', () => {}); // the same event, already reported by the client's listener
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', sqlite: null };
 }
 

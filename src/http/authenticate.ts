@@ -40,7 +40,8 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   if (scheme.toLowerCase() === 'basic') {
     const decoded = Buffer.from(credentials, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) throw unauthorized('Malformed Basic credentials');
+    // PostgreSQL text cannot hold NUL: such a username names no account, whatever the database.
+    if (colon < 0 || decoded.includes('\u0000')) throw unauthorized('Malformed Basic credentials');
     // Basic credentials are a password guess like a login: same brute-force limit.
     const wait = await app.loginLimiter.retryAfterSeconds(clientIp(request));
     if (wait > 0) throw new HttpError(429, 'Too many login attempts. Try again later.', { 'retry-after': String(wait) });

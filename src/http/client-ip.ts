@@ -1,10 +1,37 @@
+import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 
 /**
+ * An address as this service records it, or null when `value` is not an IP address:
+ * IPv4 as is, IPv4-mapped IPv6 (::ffff:1.2.3.4) as plain IPv4, other IPv6 in its
+ * canonical form (so `0:0::1` and `::1` are one address), and an IPv6 zone id
+ * (`fe80::1%eth0`) stripped: it names an interface of the sender's host, not a client.
+ */
+export function normalizeIp(value: string): string | null {
+  const address = value.trim().replace(/%.*$/, '');
+  const version = isIP(address);
+  if (version === 4) return address;
+  if (version !== 6) return null;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  return new URL(`http://[${address}]`).hostname.slice(1, -1);
+}
+
+/**
  * The caller's address: the socket peer, or X-Forwarded-For when trusted proxies are
- * configured (Fastify's trustProxy). IPv4-mapped IPv6 (::ffff:1.2.3.4) is shown plain.
+ * configured (Fastify's trustProxy). A forwarded value that is not an IP address
+ * (`unknown`, `garbage`) is never taken as the client: the nearest hop that is an
+ * address (the proxy that sent it) stands in for it.
  */
 export function clientIp(request: FastifyRequest): string {
-  const ip = request.ip;
-  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice('::ffff:'.length) : ip;
+  const direct = normalizeIp(request.ip);
+  if (direct !== null) return direct;
+  // request.ips: the socket peer first, then X-Forwarded-For from nearest to farthest.
+  const hops = request.ips ?? [];
+  const chosen = hops.indexOf(request.ip);
+  for (let i = (chosen < 0 ? hops.length : chosen) - 1; i >= 0; i -= 1) {
+    const address = normalizeIp(hops[i]!);
+    if (address !== null) return address;
+  }
+  return normalizeIp(request.socket.remoteAddress ?? '') ?? '0.0.0.0';
 }

@@ -1,6 +1,7 @@
 // HttpError carries a status and a message for the client; the error handler turns
 // everything into {"error": "..."} and never leaks internals.
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { formatValidationError } from './validation.js';
 
 export class HttpError extends Error {
@@ -17,6 +18,11 @@ export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 export const forbidden = (message: string) => new HttpError(403, message);
+
+export const SERVICE_UNAVAILABLE = 'Service temporarily unavailable';
+/** Seconds a client should wait after a 503: about how long a database restart or failover takes. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+export const UNAVAILABLE_HEADERS = { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) };
 
 /** Messages for Fastify's own client errors, which otherwise mention internals. */
 const FASTIFY_MESSAGES: Record<string, string> = {
@@ -39,6 +45,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       const message = FASTIFY_MESSAGES[error.code] ?? (error.code?.startsWith('FST_') ? 'Bad request' : error.message);
       return reply.code(status).send({ error: message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Expected during an outage: one line per request, without a stack trace.
+      request.log.warn({ error: error.message, code: error.code }, 'database unavailable');
+      return reply.code(503).headers(UNAVAILABLE_HEADERS).send({ error: SERVICE_UNAVAILABLE });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ error: 'Internal server error' });

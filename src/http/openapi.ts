@@ -15,6 +15,12 @@ function errorResponses(schema: Record<string, unknown>, isProtected: boolean): 
     errors[403] = { ...ErrorSchema, description: 'Lacks the required permission' };
   }
   if (schema.params) errors[404] = { ...ErrorSchema, description: 'No record with this id' };
+  if (isProtected || schema.body || schema.querystring || schema.params) {
+    errors[503] = {
+      ...ErrorSchema,
+      description: '`Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds',
+    };
+  }
   return errors;
 }
 

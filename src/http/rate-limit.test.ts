@@ -2,7 +2,7 @@
 // instance (the webhook routes themselves belong to the marketplace module).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deleteRedisKeys, randomRedisPrefix, TEST_REDIS_URL } from '../../test/helpers/redis.js';
+import { deleteRedisKeys, randomRedisPrefix, RATE_LIMIT_STORES, TEST_REDIS_URL } from '../../test/helpers/redis.js';
 import { testConfig } from '../../test/helpers/test-app.js';
 import { registerRateLimitStore, WEBHOOK_LIMITED, webhookRateLimit } from './rate-limit.js';
 
@@ -18,7 +18,7 @@ async function webhookApp(env: Record<string, string>): Promise<FastifyInstance>
   return app;
 }
 
-describe.each(['memory', 'redis'] as const)('webhook rate limit (%s)', (store) => {
+describe.each(RATE_LIMIT_STORES)('webhook rate limit (%s)', (store) => {
   let app: FastifyInstance | undefined;
   const prefix = randomRedisPrefix();
   afterEach(async () => {

@@ -1,7 +1,8 @@
 // Per-client-IP rate limits for the public endpoints, as onRequest hooks: they count
 // every request before its body is read (so 400s count too) and answer 429 with
 // Retry-After once the window's allowance is used up. Counters live in memory, or in
-// Redis when REDIS_URL is set so that every instance shares them.
+// Redis when REDIS_URL is set so that every instance shares them (falling back to memory
+// while Redis is unreachable: src/lib/rate-limit-store.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { MemoryRateLimitStore, RedisRateLimitStore, type Hit, type RateLimitStore } from '../lib/rate-limit-store.js';
 import { clientIp } from './client-ip.js';
@@ -18,8 +19,16 @@ const MINUTE_MS = 60_000;
 
 export function registerRateLimitStore(app: FastifyInstance): void {
   const { redisUrl, redisKeyPrefix } = app.config;
-  const store: RateLimitStore = redisUrl ? new RedisRateLimitStore(redisUrl, `${redisKeyPrefix}ratelimit:`) : new MemoryRateLimitStore();
-  app.decorate('rateLimitStore', store);
+  if (redisUrl) {
+    const log = { warn: (message: string) => app.log.warn(message), info: (message: string) => app.log.info(message) };
+    const store = new RedisRateLimitStore(redisUrl, `${redisKeyPrefix}ratelimit:`, log);
+    // The first requests count in Redis when it answers at start (at most connectTimeout).
+    app.addHook('onReady', () => store.connected());
+    app.decorate('rateLimitStore', store as RateLimitStore);
+  } else {
+    app.decorate('rateLimitStore', new MemoryRateLimitStore() as RateLimitStore);
+  }
+  const store = app.rateLimitStore;
   app.addHook('onClose', () => store.close());
 }
 

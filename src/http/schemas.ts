@@ -35,6 +35,7 @@ export const PageQueryProperties = {
     }),
   ),
   offset: Type.Optional(
-    Type.Integer({ minimum: 0, description: 'Skip this many records first (default 0)', examples: [0] }),
+    // Bounded so that both databases accept it (1e20 or 2^64 would fail in the query).
+    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Skip this many records first (default 0)', examples: [0] }),
   ),
 };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { countRedisKeys, deleteRedisKeys, randomRedisPrefix, TEST_REDIS_URL } from '../../test/helpers/redis.js';
+import { countRedisKeys, deleteRedisKeys, randomRedisPrefix, RATE_LIMIT_STORES, TEST_REDIS_URL } from '../../test/helpers/redis.js';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './rate-limit-store.js';
 
 describe('MemoryRateLimitStore', () => {
@@ -22,20 +22,26 @@ describe('MemoryRateLimitStore', () => {
   });
 });
 
-describe('RedisRateLimitStore (real Redis)', () => {
+describe.skipIf(!RATE_LIMIT_STORES.includes('redis'))('RedisRateLimitStore (real Redis)', () => {
   const prefixes: string[] = [];
   afterEach(async () => {
     for (const prefix of prefixes.splice(0)) await deleteRedisKeys(prefix);
   });
 
-  const newStore = () => {
+  const connected = async (store: RedisRateLimitStore) => {
+    await store.connected();
+    expect(store.shared).toBe(true);
+    return store;
+  };
+
+  const newStore = async () => {
     const prefix = randomRedisPrefix();
     prefixes.push(prefix);
-    return { prefix, store: new RedisRateLimitStore(TEST_REDIS_URL, prefix) };
+    return { prefix, store: await connected(new RedisRateLimitStore(TEST_REDIS_URL, prefix)) };
   };
 
   it('peeks at a shared window without counting', async () => {
-    const { store } = newStore();
+    const { store } = await newStore();
     try {
       expect(await store.peek('k')).toBeNull();
       await store.hit('k', 60_000);
@@ -50,8 +56,8 @@ describe('RedisRateLimitStore (real Redis)', () => {
   });
 
   it('counts concurrent hits from several clients atomically and sets the window expiry', async () => {
-    const a = newStore();
-    const b = new RedisRateLimitStore(TEST_REDIS_URL, a.prefix); // a second instance sharing the counters
+    const a = await newStore();
+    const b = await connected(new RedisRateLimitStore(TEST_REDIS_URL, a.prefix)); // a second instance sharing the counters
     try {
       const hits = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a.store : b).hit('ip', 60_000)));
       expect(hits.map((h) => h.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
@@ -64,7 +70,7 @@ describe('RedisRateLimitStore (real Redis)', () => {
   });
 
   it('starts a new window once the old one has expired', async () => {
-    const { store } = newStore();
+    const { store } = await newStore();
     try {
       expect((await store.hit('ip', 150)).count).toBe(1);
       expect((await store.hit('ip', 150)).count).toBe(2);

@@ -61,30 +61,109 @@ return {count, ttl}
 
 type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
 
+/** Where the Redis store reports that Redis went away and came back (one line each). */
+export interface RedisHealthLog {
+  warn(message: string): void;
+  info(message: string): void;
+}
+
+const silentLog: RedisHealthLog = { warn: () => {}, info: () => {} };
+
+/**
+ * Counters shared through Redis. While Redis is unreachable the counters fall back at
+ * once to this instance's memory (limits keep working, per instance): the store follows
+ * the connection's state from ioredis events, so no request waits on a Redis that is
+ * away; with the offline queue off, a command on a broken connection fails at once. A
+ * command that fails or times out on a connection that looked fine also switches to
+ * memory and reconnects. Shared counting resumes by itself once Redis is back.
+ */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithHit;
+  private readonly fallback = new MemoryRateLimitStore();
+  private state: 'connecting' | 'up' | 'down' = 'connecting';
+  private readonly firstAnswer: Promise<void>;
 
   constructor(
     url: string,
     private readonly keyPrefix: string,
+    private readonly log: RedisHealthLog = silentLog,
   ) {
-    // Fail fast rather than queue requests while Redis is away (the caller decides what then).
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 1000 }) as RedisWithHit;
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 1000,
+      commandTimeout: 500,
+      // Keep trying in the background, at most every 2 s.
+      retryStrategy: (times) => Math.min(times * 100, 2000),
+    }) as RedisWithHit;
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-    this.redis.on('error', () => {}); // reported per command by the caller; avoids an unhandled 'error' event
+    this.firstAnswer = new Promise((resolve) => {
+      this.redis.once('ready', resolve);
+      this.redis.once('close', resolve);
+    });
+    this.redis.on('ready', () => this.setState('up'));
+    this.redis.on('close', () => this.setState('down'));
+    this.redis.on('error', () => {}); // the state change above is the report; avoids an unhandled 'error' event
   }
 
-  async hit(key: string, windowMs: number): Promise<Hit> {
-    const [count, resetInMs] = await this.redis.rateLimitHit(this.keyPrefix + key, windowMs);
-    return { count, resetInMs };
+  /** Resolves once the first connection attempt succeeded or failed (start-up waits for it). */
+  connected(): Promise<void> {
+    return this.firstAnswer;
   }
 
-  async peek(key: string): Promise<Hit | null> {
-    const [count, resetInMs] = await Promise.all([this.redis.get(this.keyPrefix + key), this.redis.pttl(this.keyPrefix + key)]);
-    return count === null || resetInMs < 0 ? null : { count: Number(count), resetInMs };
+  /** Whether counters are shared through Redis right now (false: this instance's memory). */
+  get shared(): boolean {
+    return this.state === 'up';
+  }
+
+  private setState(next: 'up' | 'down'): void {
+    if (next === this.state) return;
+    const previous = this.state;
+    this.state = next;
+    if (next === 'down') {
+      this.log.warn(
+        previous === 'up'
+          ? 'Redis unreachable: rate limits fall back to per-instance memory counters until it returns'
+          : 'Redis unreachable at start: rate limits use per-instance memory counters until it answers',
+      );
+    } else if (previous === 'down') {
+      this.log.info('Redis reachable again: rate limits are shared again');
+    }
+  }
+
+  /** A command failed on a connection that looked up (e.g. timed out): use memory, reconnect. */
+  private commandFailed(): void {
+    if (this.state !== 'up') return;
+    this.setState('down');
+    this.redis.disconnect(true);
+  }
+
+  hit(key: string, windowMs: number): Hit | Promise<Hit> {
+    if (this.state !== 'up') return this.fallback.hit(key, windowMs);
+    return this.redis.rateLimitHit(this.keyPrefix + key, windowMs).then(
+      ([count, resetInMs]) => ({ count, resetInMs }),
+      () => {
+        this.commandFailed();
+        return this.fallback.hit(key, windowMs);
+      },
+    );
+  }
+
+  peek(key: string): Hit | null | Promise<Hit | null> {
+    if (this.state !== 'up') return this.fallback.peek(key);
+    return Promise.all([this.redis.get(this.keyPrefix + key), this.redis.pttl(this.keyPrefix + key)]).then(
+      ([count, resetInMs]) => (count === null || resetInMs < 0 ? null : { count: Number(count), resetInMs }),
+      () => {
+        this.commandFailed();
+        return this.fallback.peek(key);
+      },
+    );
   }
 
   async close(): Promise<void> {
+    this.state = 'down'; // closing is not an outage: no warning
+    this.redis.removeAllListeners('close');
     await this.redis.quit().catch(() => this.redis.disconnect());
+    await this.fallback.close();
   }
 }

@@ -1,8 +1,19 @@
 // The machine's Redis for tests: a random key prefix per test and removal of its keys.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { inject } from 'vitest';
 
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const answering: string | null = (() => {
+  try {
+    return inject('redisUrl');
+  } catch {
+    return process.env.TEST_REDIS_URL ?? null; // imported outside Vitest
+  }
+})();
+/** The test Redis (TEST_REDIS_URL, default redis://127.0.0.1:6379; see test/global-setup.ts). */
+export const TEST_REDIS_URL = answering ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Rate-limit stores to test: Redis only when it answers (test/global-setup.ts names what is skipped). */
+export const RATE_LIMIT_STORES: ('memory' | 'redis')[] = answering ? ['memory', 'redis'] : ['memory'];
 
 export const randomRedisPrefix = () => `licensing-test:${randomBytes(6).toString('hex')}:`;
 

@@ -1,18 +1,28 @@
 // Starts the real app on a real HTTP listener against a fresh database: a temporary
-// SQLite file, or (when TEST_DATABASE_URL is set) a new PostgreSQL database that is
-// dropped afterwards. Every suite runs once per dialect: `describe.each(DIALECTS)`.
+// SQLite file, or a new PostgreSQL database that is dropped afterwards. PostgreSQL is on
+// whenever it answers (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
+// see test/global-setup.ts). Every suite runs once per dialect: `describe.each(DIALECTS)`.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { request, type RequestOptions, type TestResponse } from './http.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
-export const DIALECTS: TestDialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+/** Admin URL of the test PostgreSQL, or null when it does not answer (its suites are skipped). */
+export const TEST_POSTGRES_URL: string | null = (() => {
+  try {
+    return inject('postgresUrl');
+  } catch {
+    return process.env.TEST_DATABASE_URL ?? null; // imported outside Vitest (test/helpers/child-app.ts)
+  }
+})();
+export const DIALECTS: TestDialect[] = TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export const ADMIN = { username: 'root', password: 'root-password-123' };
 
@@ -27,7 +37,7 @@ export async function createTestDatabase(dialect: TestDialect): Promise<TestData
     const dir = mkdtempSync(join(tmpdir(), 'licensing-test-'));
     return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const adminUrl = TEST_POSTGRES_URL!;
   const name = `licensing_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -3,7 +3,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import { ADMIN, DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { staffWith, uniq } from '../../../test/helpers/fixtures.js';
 import type { RequestOptions } from '../../../test/helpers/http.js';
-import { deleteRedisKeys, randomRedisPrefix, TEST_REDIS_URL } from '../../../test/helpers/redis.js';
+import { deleteRedisKeys, randomRedisPrefix, RATE_LIMIT_STORES, TEST_REDIS_URL } from '../../../test/helpers/redis.js';
 
 describe.each(DIALECTS)('authentication (%s)', (dialect) => {
   let t: TestApp;
@@ -128,7 +128,7 @@ describe.each(DIALECTS)('authentication (%s)', (dialect) => {
   });
 });
 
-describe('login limit shared through Redis', () => {
+describe.skipIf(!RATE_LIMIT_STORES.includes('redis'))('login limit shared through Redis', () => {
   it('blocks an IP on every instance once it failed 10 times in all', async () => {
     const prefix = randomRedisPrefix();
     const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };

@@ -1,5 +1,5 @@
 // Login tokens: HS256 JWTs with sub (staff id), iat, exp (7 days) and jti.
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
 import type { Db } from '../../db/database.js';
 import { randomToken } from '../../lib/secrets.js';
 import { newId } from '../../lib/ids.js';
@@ -10,6 +10,24 @@ export interface TokenService {
   sign(staffId: string): Promise<string>;
   /** The staff id of a valid, unexpired token; null otherwise. */
   verify(token: string): Promise<string | null>;
+}
+
+/** A staff id: the UUID this service issues (letters, digits, dashes; no NUL, no array). */
+const STAFF_ID = /^[0-9A-Za-z-]{1,64}$/;
+
+/**
+ * The signature only proves that we signed the token; the claims' types are checked
+ * too, so a token of another shape (an array or object sub, a NUL) is simply invalid.
+ */
+function hasValidClaims(payload: JWTPayload): payload is JWTPayload & { sub: string } {
+  const { sub, iat, exp, jti } = payload;
+  return (
+    typeof sub === 'string' &&
+    STAFF_ID.test(sub) &&
+    Number.isFinite(iat) &&
+    Number.isFinite(exp) &&
+    (jti === undefined || (typeof jti === 'string' && jti.length <= 128))
+  );
 }
 
 export function createTokenService(secret: string): TokenService {
@@ -28,7 +46,7 @@ export function createTokenService(secret: string): TokenService {
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'iat'] });
-        return payload.sub ?? null;
+        return hasValidClaims(payload) ? payload.sub : null;
       } catch {
         return null;
       }

@@ -3,11 +3,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, readLicense, validate } from '../../../test/helpers/licenses.js';
-import { startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { startTestApp, TEST_POSTGRES_URL, type TestApp } from '../../../test/helpers/test-app.js';
 import type { License } from './licenses.schemas.js';
 
-// Runs where CI runs it: with TEST_DATABASE_URL (the SQLite path has no row locks).
-describe.skipIf(!process.env.TEST_DATABASE_URL)('validation row locks (postgres)', () => {
+// Runs whenever PostgreSQL answers (the SQLite path has no row locks).
+describe.skipIf(!TEST_POSTGRES_URL)('validation row locks (postgres)', () => {
   let t: TestApp;
   let other: pg.Client;
   beforeAll(async () => {

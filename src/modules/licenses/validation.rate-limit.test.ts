@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, readLicense, validate } from '../../../test/helpers/licenses.js';
-import { deleteRedisKeys, randomRedisPrefix, TEST_REDIS_URL } from '../../../test/helpers/redis.js';
+import { deleteRedisKeys, randomRedisPrefix, RATE_LIMIT_STORES, TEST_REDIS_URL } from '../../../test/helpers/redis.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
 import type { License } from './licenses.schemas.js';
 
-const STORES = ['memory', 'redis'] as const;
+const STORES = RATE_LIMIT_STORES;
 const LIMITED = { error: 'Too many validation attempts. Try again shortly.' };
 
 describe.each(DIALECTS.flatMap((d) => STORES.map((s) => [d, s] as const)))('validation rate limit (%s, %s)', (dialect, store) => {

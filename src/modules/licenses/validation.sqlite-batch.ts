@@ -2,6 +2,7 @@
 // transaction, one after another in arrival order, histories pruned when due
 // (scheduling and answering are validation.sqlite.ts's job).
 import type SqliteDatabase from 'better-sqlite3';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { decideValidation } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import {
@@ -111,7 +112,7 @@ export type BatchOutcome = boolean | Error;
 /**
  * Returns a function that applies a batch and commits it. If the batch fails, nothing of
  * it is committed and each request is retried alone, so one failing request cannot fail
- * the others.
+ * the others; unless the database itself is unavailable, which fails them all.
  */
 export function createBatchProcessor(sqlite: SqliteDatabase.Database, historyMax: number) {
   const stmts = prepareValidationStatements(sqlite);
@@ -137,7 +138,10 @@ export function createBatchProcessor(sqlite: SqliteDatabase.Database, historyMax
   return (requests: ValidationRequest[]): BatchOutcome[] => {
     try {
       return applyAll.immediate(requests);
-    } catch {
+    } catch (batchError) {
+      // A locked, full or read-only file fails every request alike: retrying each alone
+      // would only hold the event loop for a busy timeout per request. All answer 503.
+      if (isDatabaseUnavailable(batchError)) return requests.map(() => batchError as Error);
       return requests.map((req) => {
         try {
           return applyAll.immediate([req])[0]!;

@@ -3,11 +3,13 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import { HttpError } from '../../http/errors.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
+import { HttpError, SERVICE_UNAVAILABLE, UNAVAILABLE_HEADERS } from '../../http/errors.js';
 import { webhookRateLimit } from '../../http/rate-limit.js';
 import { formatValidationError } from '../../http/validation.js';
 import { WebhookBodySchema } from './marketplace.schemas.js';
 import { handleWebhook } from './marketplace.service.js';
+import { MULTIPART_LIMITS, readMultipartFields } from './multipart-body.js';
 
 export const WEBHOOK_PATHS = ['/marketplace', '/marketplace/license', '/integrations/marketplace'];
 const TEXT = 'text/plain; charset=UTF-8';
@@ -15,13 +17,15 @@ const TEXT = 'text/plain; charset=UTF-8';
 export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
   // Form parsers only in this plugin: the rest of the API stays JSON-only.
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fields: 20, fieldSize: 8 * 1024, files: 0, parts: 20 },
-  });
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
+  app.addHook('preValidation', readMultipartFields);
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     const status = error.statusCode ?? 500;
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ error: error.message }, 'marketplace webhook: database unavailable');
+      return reply.code(503).headers(UNAVAILABLE_HEADERS).type(TEXT).send(SERVICE_UNAVAILABLE);
+    }
     if (status >= 500 && !(error instanceof HttpError)) {
       request.log.error({ err: error }, 'marketplace webhook failed');
       return reply.code(500).type(TEXT).send('Internal server error');
