@@ -20,6 +20,12 @@ export interface Config {
   validationHistoryMax: number;
   masterAdmin: { username: string; password: string; email: string | null } | null;
   logLevel: string;
+  /** pretty: readable lines; json: one JSON object per line; null: pretty when stdout is a terminal. */
+  logFormat: 'pretty' | 'json' | null;
+  /** Bearer token that opens GET /metrics on the main port; null keeps it closed there. */
+  metricsToken: string | null;
+  /** Port of a metrics-only listener bound to 127.0.0.1; null for none. */
+  metricsPort: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -43,6 +49,9 @@ const KEYS = {
   masterAdminPassword: ['MASTER_ADMIN_PASSWORD', 'masterAdmin.password'],
   masterAdminEmail: ['MASTER_ADMIN_EMAIL', 'masterAdmin.email'],
   logLevel: ['LOG_LEVEL', 'log.level'],
+  logFormat: ['LOG_FORMAT', 'log.format'],
+  metricsToken: ['METRICS_TOKEN', 'metrics.token'],
+  metricsPort: ['METRICS_PORT', 'metrics.port'],
 } as const;
 
 type Key = keyof typeof KEYS;
@@ -126,6 +135,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`${raw('logLevel').name} must be one of ${LOG_LEVELS.join(', ')}`);
   }
 
+  const logFormat = str('logFormat');
+  if (logFormat !== null && logFormat !== 'pretty' && logFormat !== 'json') {
+    throw new ConfigError(`${raw('logFormat').name} must be pretty or json`);
+  }
+
+  const metricsToken = str('metricsToken');
+  if (metricsToken !== null && Buffer.byteLength(metricsToken, 'utf8') < 16) {
+    throw new ConfigError(`${raw('metricsToken').name} must be at least 16 bytes long`);
+  }
+  const metricsPort = int('metricsPort', 0, 1, 65535);
+
   const adminUsername = str('masterAdminUsername');
   const adminPassword = str('masterAdminPassword');
   if ((adminUsername === null) !== (adminPassword === null)) {
@@ -152,6 +172,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { username: adminUsername, password: adminPassword, email: str('masterAdminEmail') }
         : null,
     logLevel,
+    logFormat,
+    metricsToken,
+    metricsPort: metricsPort === 0 ? null : metricsPort,
   };
 }
 

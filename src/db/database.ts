@@ -25,6 +25,8 @@ export interface DbHandle {
   dialect: Dialect;
   /** The connection behind `db` on SQLite (null on PostgreSQL), for statements prepared once. */
   sqlite: SqliteDatabase.Database | null;
+  /** The connection pool behind `db` on PostgreSQL (null on SQLite), for its usage figures. */
+  pool: pg.Pool | null;
 }
 
 // int8 (bigint columns, count(*)) arrives from pg as a string; our values fit in a double.
@@ -95,12 +97,12 @@ export function createDb(databaseUrl: string, onIdleError: (err: Error) => void 
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const dialect = new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) });
-    return { db: new Kysely<Database>({ dialect }), dialect: 'sqlite', sqlite };
+    return { db: new Kysely<Database>({ dialect }), dialect: 'sqlite', sqlite, pool: null };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types: pgTypes });
   // An idle connection dropped by the server must not crash the process; the pool replaces it.
   pool.on('error', onIdleError);
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', sqlite: null };
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', sqlite: null, pool };
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */

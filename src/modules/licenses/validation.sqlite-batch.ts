@@ -2,6 +2,7 @@
 // transaction, one after another in arrival order, histories pruned when due
 // (scheduling and answering are validation.sqlite.ts's job).
 import type SqliteDatabase from 'better-sqlite3';
+import { reportValidation } from '../../lib/observe.js';
 import { decideValidation } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import {
@@ -117,13 +118,23 @@ export function createBatchProcessor(sqlite: SqliteDatabase.Database, historyMax
   const stmts = prepareValidationStatements(sqlite);
   const pruning = new PruneSchedule(historyMax);
 
+  /** The last batch's reasons (null: unknown license), reported only once it has committed. */
+  let reasons: (string | null)[] = [];
+  const commit = (requests: ValidationRequest[]): boolean[] => {
+    const results = applyAll.immediate(requests);
+    reasons.forEach((reason, i) => reportValidation(reason ?? 'UNKNOWN_LICENSE', results[i]!));
+    return results;
+  };
+
   const applyAll = sqlite.transaction((requests: ValidationRequest[]): boolean[] => {
     const view = new BatchView(stmts);
     const now = Date.now(); // the batch is one moment: it commits as one
     const attempts: AttemptRow[] = [];
     const recorded = new Map<string, number>();
+    reasons = [];
     const results = requests.map((req) => {
       const attempt = applyValidation(view, req, now);
+      reasons.push(attempt?.reason ?? null);
       if (!attempt) return false;
       attempts.push(attempt);
       recorded.set(req.licenseId, (recorded.get(req.licenseId) ?? 0) + 1);
@@ -136,11 +147,11 @@ export function createBatchProcessor(sqlite: SqliteDatabase.Database, historyMax
 
   return (requests: ValidationRequest[]): BatchOutcome[] => {
     try {
-      return applyAll.immediate(requests);
+      return commit(requests);
     } catch {
       return requests.map((req) => {
         try {
-          return applyAll.immediate([req])[0]!;
+          return commit([req])[0]!;
         } catch (err) {
           return err instanceof Error ? err : new Error(String(err));
         }
