@@ -26,11 +26,13 @@ import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 import { licenseStatsRoutes } from './modules/licenses/stats.routes.js';
 import { validationRoutes } from './modules/licenses/validation.routes.js';
 import { marketplaceRoutes } from './modules/marketplace/marketplace.routes.js';
+import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { productsRoutes } from './modules/products/products.routes.js';
 import { registrationKeysRoutes } from './modules/registration-keys/registration-keys.routes.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
-import { ensureMasterAdmin } from './modules/staff/master-admin.js';
+import { ensureMasterAdmin, type GeneratedAdmin } from './modules/staff/master-admin.js';
+import { loggerOptions } from './http/logger.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
 
 declare module 'fastify' {
@@ -40,6 +42,8 @@ declare module 'fastify' {
     dialect: Dialect;
     tokens: TokenService;
     loginLimiter: FailureLimiter;
+    /** The Master Admin this start generated (first start without MASTER_ADMIN_*), for the start banner. */
+    generatedAdmin: GeneratedAdmin | null;
     /** Runs `fn` in one database transaction: all of its writes commit or none do. */
     transaction<T>(fn: (trx: Db) => Promise<T>): Promise<T>;
     /**
@@ -54,7 +58,7 @@ const LOGIN_MAX_FAILURES = 10;
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
 export interface BuildOptions {
-  /** pino options or false; defaults to JSON logs at config.logLevel. */
+  /** pino options or false; defaults to config.logLevel in config.logFormat (http/logger.ts). */
   logger?: boolean | object;
 }
 
@@ -70,10 +74,7 @@ async function checkpointOffTheEventLoop(app: FastifyInstance, sqlite: SqliteDat
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    logger: options.logger ?? loggerOptions(config),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Long ids in paths are still just unknown ids (404), not a 414.
@@ -84,7 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const { db, dialect, sqlite } = createDb(
+  const { db, dialect, sqlite, pool } = createDb(
     config.databaseUrl,
     (err) => app.log.warn({ error: err.message }, 'database connection lost; the pool will open a new one'),
     { sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs },
@@ -112,7 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           }
         }),
   );
-  await ensureMasterAdmin(db, config.masterAdmin, app.log);
+  app.decorate('generatedAdmin', await ensureMasterAdmin(db, config.masterAdmin, app.log));
 
   registerSecurityHeaders(app);
   registerValidation(app);
@@ -127,6 +128,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   registerNulRejection(app);
   await registerOpenApi(app);
+  // Before the routes: its onResponse hook times every one of them.
+  await registerMetrics(app, pool);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

@@ -1,22 +1,38 @@
-// Operator commands. `migrate`: apply pending database migrations and exit.
+// Operator commands: `npm run cli -- <command> [arguments]`. Each command lives in its
+// own module under cli/; this file only picks one from the table.
 import { ConfigError, loadConfig } from './config.js';
-import { createDb, migrateToLatest } from './db/database.js';
+import { backupCommand } from './cli/backup.js';
+import { CliError, type Command } from './cli/command.js';
+import { exportCommand } from './cli/export.js';
+import { importCommand } from './cli/import.js';
+import { migrateCommand } from './cli/migrate.js';
+import { restoreCommand } from './cli/restore.js';
 
-async function main(command: string | undefined): Promise<void> {
-  if (command !== 'migrate') {
-    console.error('usage: cli.js migrate');
-    process.exit(2);
-  }
-  const { db } = createDb(loadConfig().databaseUrl);
-  try {
-    await migrateToLatest(db);
-    console.log('migrations applied');
-  } finally {
-    await db.destroy();
-  }
+const COMMANDS: Record<string, Command> = {
+  migrate: migrateCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
+  export: exportCommand,
+  import: importCommand,
+};
+
+function usage(): string {
+  const lines = Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(16)} ${c.summary}`);
+  return ['usage: npm run cli -- <command>', ...lines].join('\n');
 }
 
-main(process.argv[2]).catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `Invalid configuration: ${err.message}` : err);
+async function main([name, ...args]: string[]): Promise<void> {
+  const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    console.error(usage());
+    process.exit(2);
+  }
+  await command.run(args, loadConfig());
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(`Invalid configuration: ${err.message}`);
+  else if (err instanceof CliError) console.error(err.message);
+  else console.error(err);
   process.exit(1);
 });

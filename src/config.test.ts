@@ -19,6 +19,17 @@ describe('configuration', () => {
       validationHistoryMax: 1000,
       masterAdmin: null,
       logLevel: 'info',
+      logFormat: null,
+      metricsToken: null,
+      metricsPort: null,
+    });
+  });
+
+  it('reads the log format and the metrics settings', () => {
+    expect(loadConfig({ LOG_FORMAT: 'json', METRICS_TOKEN: 'a-token-of-16-bytes', METRICS_PORT: '9464' })).toMatchObject({
+      logFormat: 'json',
+      metricsToken: 'a-token-of-16-bytes',
+      metricsPort: 9464,
     });
   });
 
@@ -46,6 +57,10 @@ describe('configuration', () => {
     [{ MASTER_ADMIN_USERNAME: 'boss' }, 'MASTER_ADMIN_PASSWORD'],
     [{ MASTER_ADMIN_USERNAME: 'boss', MASTER_ADMIN_PASSWORD: 'short' }, 'MASTER_ADMIN_PASSWORD'],
     [{ CONFIG_FILE: '/nonexistent/config.json' }, 'CONFIG_FILE'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_PORT: '70000' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '0' }, 'METRICS_PORT'],
   ])('stops on a bad value and names the key: %o', (env, key) => {
     expect(() => loadConfig(env)).toThrow(key);
   });

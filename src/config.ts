@@ -22,6 +22,12 @@ export interface Config {
   logLevel: string;
   /** How long SQLite waits for another connection's write lock before the request fails with 503. */
   sqliteBusyTimeoutMs: number;
+  /** pretty: readable lines; json: one JSON object per line; null: pretty when stdout is a terminal. */
+  logFormat: 'pretty' | 'json' | null;
+  /** Bearer token that opens GET /metrics on the main port; null keeps it closed there. */
+  metricsToken: string | null;
+  /** Port of a metrics-only listener bound to 127.0.0.1; null for none. */
+  metricsPort: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -46,6 +52,9 @@ const KEYS = {
   masterAdminEmail: ['MASTER_ADMIN_EMAIL', 'masterAdmin.email'],
   logLevel: ['LOG_LEVEL', 'log.level'],
   sqliteBusyTimeoutMs: ['SQLITE_BUSY_TIMEOUT_MS', 'database.sqliteBusyTimeoutMs'],
+  logFormat: ['LOG_FORMAT', 'log.format'],
+  metricsToken: ['METRICS_TOKEN', 'metrics.token'],
+  metricsPort: ['METRICS_PORT', 'metrics.port'],
 } as const;
 
 type Key = keyof typeof KEYS;
@@ -129,6 +138,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`${raw('logLevel').name} must be one of ${LOG_LEVELS.join(', ')}`);
   }
 
+  const logFormat = str('logFormat');
+  if (logFormat !== null && logFormat !== 'pretty' && logFormat !== 'json') {
+    throw new ConfigError(`${raw('logFormat').name} must be pretty or json`);
+  }
+
+  const metricsToken = str('metricsToken');
+  if (metricsToken !== null && Buffer.byteLength(metricsToken, 'utf8') < 16) {
+    throw new ConfigError(`${raw('metricsToken').name} must be at least 16 bytes long`);
+  }
+  const metricsPort = int('metricsPort', 0, 1, 65535);
+
   const adminUsername = str('masterAdminUsername');
   const adminPassword = str('masterAdminPassword');
   if ((adminUsername === null) !== (adminPassword === null)) {
@@ -156,6 +176,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     logLevel,
     sqliteBusyTimeoutMs: int('sqliteBusyTimeoutMs', 5000, 0, 600_000),
+    logFormat,
+    metricsToken,
+    metricsPort: metricsPort === 0 ? null : metricsPort,
   };
 }
 

@@ -1,6 +1,7 @@
 // Server entry: load config, build the app, listen; on SIGTERM/SIGINT stop accepting,
 // finish requests in flight and close the database.
 import { buildApp } from './app.js';
+import { startBanner } from './banner.js';
 import { ConfigError, loadConfig } from './config.js';
 
 async function main(): Promise<void> {
@@ -33,6 +34,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  // On stderr: stdout stays one JSON object per line for log collectors.
+  process.stderr.write(startBanner(config, port, app.generatedAdmin));
 }
 
 main().catch((err: unknown) => {

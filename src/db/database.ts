@@ -25,6 +25,8 @@ export interface DbHandle {
   dialect: Dialect;
   /** The connection behind `db` on SQLite (null on PostgreSQL), for statements prepared once. */
   sqlite: SqliteDatabase.Database | null;
+  /** The connection pool behind `db` on PostgreSQL (null on SQLite), for its usage figures. */
+  pool: pg.Pool | null;
 }
 
 // int8 (bigint columns, count(*)) arrives from pg as a string; our values fit in a double.
@@ -103,7 +105,7 @@ export function createDb(databaseUrl: string, onConnectionError: (err: Error) =>
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`busy_timeout = ${Math.trunc(options.sqliteBusyTimeoutMs ?? 5000)}`);
     const dialect = new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) });
-    return { db: new Kysely<Database>({ dialect }), dialect: 'sqlite', sqlite };
+    return { db: new Kysely<Database>({ dialect }), dialect: 'sqlite', sqlite, pool: null };
   }
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -119,7 +121,7 @@ export function createDb(databaseUrl: string, onConnectionError: (err: Error) =>
   // query in flight fails by itself (503) and the broken client is discarded on release.
   pool.on('connect', (client) => client.on('error', onConnectionError));
   pool.on('error', () => {}); // the same event, already reported by the client's listener
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', sqlite: null };
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', sqlite: null, pool };
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */

@@ -3,6 +3,8 @@
 // `runBatch` together, so many requests share one transaction and one commit. Each
 // submitter's promise settles only when runBatch settles it, i.e. after its commit.
 
+import { groupCommitObserved, reportBatch } from './observe.js';
+
 export interface Pending<I, O> {
   item: I;
   resolve(value: O): void;
@@ -68,11 +70,13 @@ export class GroupCommit<I, O> {
   }
 
   private async flush(batch: Pending<I, O>[]): Promise<void> {
+    const started = groupCommitObserved() ? performance.now() : 0;
     try {
       await this.runBatch(batch);
     } catch (error) {
       // Entries runBatch already settled stay as they are: settling twice is a no-op.
       for (const p of batch) p.reject(error);
     }
+    if (started > 0) reportBatch(batch.length, (performance.now() - started) / 1000);
   }
 }

@@ -12,20 +12,24 @@ import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
+import { reportValidation } from '../../lib/observe.js';
 import { pruneAttempts } from './licenses.repository.js';
 import { decideValidation, type Decision } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
 import type { ValidationRequest, Validator } from './validation.service.js';
 
-const attemptOf = (req: ValidationRequest, now: number, decision: Decision): NewValidationAttempt => ({
-  license_id: req.licenseId,
-  hwid: req.hwid,
-  ip: req.ip,
-  timestamp: now,
-  successful: decision.valid ? 1 : 0,
-  reason: decision.reason,
-});
+const attemptOf = (req: ValidationRequest, now: number, decision: Decision): NewValidationAttempt => {
+  reportValidation(decision.reason, decision.valid);
+  return {
+    license_id: req.licenseId,
+    hwid: req.hwid,
+    ip: req.ip,
+    timestamp: now,
+    successful: decision.valid ? 1 : 0,
+    reason: decision.reason,
+  };
+};
 
 /**
  * Inserts a batch of attempts in one statement. If that fails (a license deleted
@@ -91,7 +95,10 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
   const validate = async (req: ValidationRequest): Promise<boolean> => {
     const now = Date.now();
     const decided = await decideWithoutLock(req, now);
-    if (decided === null) return false; // unknown license: nothing to record
+    if (decided === null) {
+      reportValidation('UNKNOWN_LICENSE', false);
+      return false; // unknown license: nothing to record
+    }
     let valid: boolean;
     if (decided === 'may bind') {
       valid = await validateLocked(req);

@@ -3,6 +3,7 @@
 // (scheduling and answering are validation.sqlite.ts's job).
 import type SqliteDatabase from 'better-sqlite3';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
+import { reportValidation } from '../../lib/observe.js';
 import { decideValidation } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import {
@@ -118,13 +119,23 @@ export function createBatchProcessor(sqlite: SqliteDatabase.Database, historyMax
   const stmts = prepareValidationStatements(sqlite);
   const pruning = new PruneSchedule(historyMax);
 
+  /** The last batch's reasons (null: unknown license), reported only once it has committed. */
+  let reasons: (string | null)[] = [];
+  const commit = (requests: ValidationRequest[]): boolean[] => {
+    const results = applyAll.immediate(requests);
+    reasons.forEach((reason, i) => reportValidation(reason ?? 'UNKNOWN_LICENSE', results[i]!));
+    return results;
+  };
+
   const applyAll = sqlite.transaction((requests: ValidationRequest[]): boolean[] => {
     const view = new BatchView(stmts);
     const now = Date.now(); // the batch is one moment: it commits as one
     const attempts: AttemptRow[] = [];
     const recorded = new Map<string, number>();
+    reasons = [];
     const results = requests.map((req) => {
       const attempt = applyValidation(view, req, now);
+      reasons.push(attempt?.reason ?? null);
       if (!attempt) return false;
       attempts.push(attempt);
       recorded.set(req.licenseId, (recorded.get(req.licenseId) ?? 0) + 1);
@@ -137,14 +148,14 @@ export function createBatchProcessor(sqlite: SqliteDatabase.Database, historyMax
 
   return (requests: ValidationRequest[]): BatchOutcome[] => {
     try {
-      return applyAll.immediate(requests);
+      return commit(requests);
     } catch (batchError) {
       // A locked, full or read-only file fails every request alike: retrying each alone
       // would only hold the event loop for a busy timeout per request. All answer 503.
       if (isDatabaseUnavailable(batchError)) return requests.map(() => batchError as Error);
       return requests.map((req) => {
         try {
-          return applyAll.immediate([req])[0]!;
+          return commit([req])[0]!;
         } catch (err) {
           return err instanceof Error ? err : new Error(String(err));
         }

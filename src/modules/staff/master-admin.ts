@@ -7,22 +7,35 @@ import { randomToken } from '../../lib/secrets.js';
 import { findStaffByUsername, masterAdminExists } from './staff.repository.js';
 import { createMasterAdmin } from './staff.service.js';
 
-export async function ensureMasterAdmin(db: Db, configured: Config['masterAdmin'], log: FastifyBaseLogger): Promise<void> {
+/** The account generated on a first start, so the start banner can show its password once. */
+export interface GeneratedAdmin {
+  username: string;
+  password: string;
+}
+
+export async function ensureMasterAdmin(
+  db: Db,
+  configured: Config['masterAdmin'],
+  log: FastifyBaseLogger,
+): Promise<GeneratedAdmin | null> {
   try {
     if (configured) {
       if (!(await findStaffByUsername(db, configured.username))) {
         await createMasterAdmin(db, configured);
         log.info({ username: configured.username }, 'created the configured Master Admin account');
       }
-      return;
+      return null;
     }
-    if (await masterAdminExists(db)) return;
+    if (await masterAdminExists(db)) return null;
     const password = randomToken(18);
     await createMasterAdmin(db, { username: 'admin', password, email: null });
-    // Shown once, on purpose: it is the only way in on a fresh install.
-    log.warn(`created Master Admin "admin" with password ${password} (shown only this once; set MASTER_ADMIN_PASSWORD to choose it)`);
+    // The password is shown once, on purpose, in the start banner (src/banner.ts): it is
+    // the only way in on a fresh install. Log lines travel further, so they never carry it.
+    log.warn('created Master Admin "admin" with a generated password (shown once in the start banner; set MASTER_ADMIN_PASSWORD to choose it)');
+    return { username: 'admin', password };
   } catch (err) {
     // Another instance starting at the same moment created it first.
     if (!isUniqueViolation(err)) throw err;
+    return null;
   }
 }

@@ -1,0 +1,17 @@
+// What every operator command is: a usage line and a function of its arguments.
+import type { Config } from '../config.js';
+
+export interface Command {
+  /** e.g. `backup <file>` */
+  usage: string;
+  summary: string;
+  run(args: string[], config: Config): Promise<void>;
+}
+
+/** A failure the operator can fix (wrong argument, service still running…): printed without a stack. */
+export class CliError extends Error {}
+
+export function oneFileArgument(args: string[], usage: string): string {
+  if (args.length !== 1 || !args[0]) throw new CliError(`usage: npm run cli -- ${usage}`);
+  return args[0];
+}

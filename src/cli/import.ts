@@ -1,0 +1,120 @@
+// `import <file>`: loads an export into an EMPTY database of either kind, keeping every
+// id, timestamp and version. One transaction: a file that fails anywhere (bad line,
+// unknown table, broken reference) leaves the target as empty as it was.
+import { createReadStream, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { sql, type Kysely } from 'kysely';
+import { createDb, migrateToLatest, type Dialect } from '../db/database.js';
+import { CliError, oneFileArgument, type Command } from './command.js';
+import { appliedMigrations } from './export.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader, type ExportRow } from './export-format.js';
+import { TABLES, type TableSpec } from './tables.js';
+
+const ROWS_PER_INSERT = 200;
+
+function parseLine(text: string, lineNumber: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError(`line ${lineNumber} is not JSON`);
+  }
+}
+
+function checkHeader(value: unknown, targetMigrations: string[]): void {
+  const header = value as Partial<ExportHeader> | null;
+  if (!header || header.format !== EXPORT_FORMAT) throw new CliError('not an export of this service (line 1 has no licensing-export header)');
+  if (header.version !== EXPORT_VERSION) throw new CliError(`export format version ${header.version} is not supported (expected ${EXPORT_VERSION})`);
+  const source = header.migrations ?? [];
+  if (source.join('\n') !== targetMigrations.join('\n')) {
+    throw new CliError(
+      `the export was made at schema ${source.at(-1) ?? '(none)'}, this version is at ${targetMigrations.at(-1)}: ` +
+        'import with the same version of the service that exported it',
+    );
+  }
+}
+
+async function insertRows(trx: Kysely<any>, dialect: Dialect, table: TableSpec, rows: Record<string, unknown>[]): Promise<void> {
+  const columns = Object.keys(rows[0]!);
+  const overriding = dialect === 'postgres' && table.identity ? sql` OVERRIDING SYSTEM VALUE` : sql``;
+  const values = rows.map((row) => sql`(${sql.join(columns.map((c) => row[c] ?? null))})`);
+  await sql`INSERT INTO ${sql.table(table.name)} (${sql.join(columns.map((c) => sql.ref(c)))})${overriding} VALUES ${sql.join(values)}`.execute(trx);
+}
+
+/** PostgreSQL identity sequences continue after the imported ids (SQLite's rowid does so by itself). */
+async function advanceSequences(trx: Kysely<any>, dialect: Dialect): Promise<void> {
+  if (dialect !== 'postgres') return;
+  for (const table of TABLES) {
+    if (!table.identity) continue;
+    await sql`SELECT setval(pg_get_serial_sequence(${table.name}, ${table.identity}), coalesce(max(${sql.ref(table.identity)}), 0) + 1, false) FROM ${sql.table(table.name)}`.execute(trx);
+  }
+}
+
+async function assertEmpty(db: Kysely<any>): Promise<void> {
+  for (const table of TABLES) {
+    const row = await db.selectFrom(table.name).select(sql<number>`1`.as('one')).limit(1).executeTakeFirst();
+    if (row) throw new CliError(`the target database is not empty (table ${table.name} has rows): import needs an empty database`);
+  }
+}
+
+/** Loads `file` into the database at `databaseUrl`; returns how many rows each table received. */
+export async function importDatabase(databaseUrl: string, file: string): Promise<Record<string, number>> {
+  if (!existsSync(file)) throw new CliError(`No export file at ${file}`);
+  const { db: typedDb, dialect } = createDb(databaseUrl);
+  const db = typedDb as Kysely<any>;
+  try {
+    await migrateToLatest(typedDb);
+    await assertEmpty(db);
+    const targetMigrations = await appliedMigrations(db);
+    const byName = new Map(TABLES.map((t, i) => [t.name, { spec: t, order: i }]));
+    const counts: Record<string, number> = {};
+    await db.transaction().execute(async (trx) => {
+      let lineNumber = 0;
+      let current: { spec: TableSpec; order: number } | null = null;
+      let pending: Record<string, unknown>[] = [];
+      const flush = async () => {
+        if (current && pending.length > 0) await insertRows(trx, dialect, current.spec, pending);
+        pending = [];
+      };
+      const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+      for await (const text of lines) {
+        lineNumber += 1;
+        if (text.trim() === '') continue;
+        const value = parseLine(text, lineNumber);
+        if (lineNumber === 1) {
+          checkHeader(value, targetMigrations);
+          continue;
+        }
+        const { table, row } = (value ?? {}) as Partial<ExportRow>;
+        const target = typeof table === 'string' ? byName.get(table) : undefined;
+        if (!target) throw new CliError(`line ${lineNumber}: unknown table ${JSON.stringify(table)}`);
+        if (!row || typeof row !== 'object' || Array.isArray(row)) throw new CliError(`line ${lineNumber}: "row" must be an object`);
+        if (target !== current) {
+          // Parents come first (TABLES order), so references resolve as rows arrive.
+          if (current && target.order < current.order) throw new CliError(`line ${lineNumber}: table ${table} out of order`);
+          await flush();
+          current = target;
+        }
+        pending.push(row);
+        counts[target.spec.name] = (counts[target.spec.name] ?? 0) + 1;
+        if (pending.length >= ROWS_PER_INSERT) await flush();
+      }
+      if (lineNumber === 0) throw new CliError(`${file} is empty`);
+      await flush();
+      await advanceSequences(trx, dialect);
+    });
+    return counts;
+  } finally {
+    await db.destroy();
+  }
+}
+
+export const importCommand: Command = {
+  usage: 'import <file>',
+  summary: 'load an export into an empty database (SQLite or PostgreSQL), keeping ids',
+  async run(args, config) {
+    const file = oneFileArgument(args, this.usage);
+    const counts = await importDatabase(config.databaseUrl, file);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    console.log(`imported ${total} rows into ${Object.keys(counts).length} tables from ${file}`);
+  },
+};

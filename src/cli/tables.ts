@@ -1,0 +1,27 @@
+// Every table export/import moves, parents before children (foreign keys), each with the
+// columns that order its rows. A new table is one line here; export.test.ts fails while
+// a table of the database is missing from this list.
+export interface TableSpec {
+  name: string;
+  orderBy: string[];
+  /** A column the database generates (PostgreSQL identity): imported as is, then the sequence moves past it. */
+  identity?: string;
+}
+
+export const TABLES: TableSpec[] = [
+  { name: 'settings', orderBy: ['key'] }, // generated JWT secret and other service settings
+  { name: 'staff', orderBy: ['id'] },
+  { name: 'roles', orderBy: ['id'] },
+  { name: 'staff_roles', orderBy: ['staff_id', 'position'] },
+  { name: 'registration_keys', orderBy: ['id'] },
+  { name: 'audit_entries', orderBy: ['id'] },
+  { name: 'customers', orderBy: ['id'] },
+  { name: 'products', orderBy: ['id'] },
+  { name: 'licenses', orderBy: ['id'] },
+  { name: 'license_ips', orderBy: ['license_id', 'position'] },
+  { name: 'license_hwids', orderBy: ['license_id', 'position'] },
+  { name: 'validation_attempts', orderBy: ['id'], identity: 'id' },
+  { name: 'orders', orderBy: ['id'] },
+  { name: 'order_products', orderBy: ['order_id', 'position'] },
+  { name: 'order_licenses', orderBy: ['order_id', 'position'] },
+];

@@ -1,0 +1,42 @@
+// Points where the service reports what happened, for whoever listens (the metrics
+// module). node:diagnostics_channel keeps the code that reports free of any metrics
+// dependency, and publishing without a subscriber costs a flag check.
+import { channel } from 'node:diagnostics_channel';
+
+export interface ValidationDecided {
+  /** VALID, PRODUCT_MISMATCH, EXPIRED, IP_LIMIT_REACHED, HWID_LIMIT_REACHED or UNKNOWN_LICENSE */
+  reason: string;
+  valid: boolean;
+}
+
+export interface BatchCommitted {
+  size: number;
+  seconds: number;
+}
+
+const validationChannel = channel('licensing:validation');
+const groupCommitChannel = channel('licensing:group-commit');
+
+/** One validation decided (its attempt is about to be recorded, or the license is unknown). */
+export function reportValidation(reason: string, valid: boolean): void {
+  if (validationChannel.hasSubscribers) validationChannel.publish({ reason, valid } satisfies ValidationDecided);
+}
+
+export const groupCommitObserved = (): boolean => groupCommitChannel.hasSubscribers;
+
+/** One group-commit batch settled: how many entries it carried and how long it took. */
+export function reportBatch(size: number, seconds: number): void {
+  groupCommitChannel.publish({ size, seconds } satisfies BatchCommitted);
+}
+
+export function onValidation(listener: (event: ValidationDecided) => void): () => void {
+  const handler = (message: unknown) => listener(message as ValidationDecided);
+  validationChannel.subscribe(handler);
+  return () => validationChannel.unsubscribe(handler);
+}
+
+export function onBatch(listener: (event: BatchCommitted) => void): () => void {
+  const handler = (message: unknown) => listener(message as BatchCommitted);
+  groupCommitChannel.subscribe(handler);
+  return () => groupCommitChannel.unsubscribe(handler);
+}
