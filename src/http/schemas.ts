@@ -38,3 +38,25 @@ export const PageQueryProperties = {
     Type.Integer({ minimum: 0, description: 'Skip this many records first (default 0)', examples: [0] }),
   ),
 };
+
+/**
+ * `sort`/`order` of a record list. `fields` are the API field names it may sort by
+ * (the first is the default); any other value is a 400 naming `sort`.
+ */
+export const SortQueryProperties = (fields: readonly [string, ...string[]]) => ({
+  sort: Type.Optional(
+    Type.String({
+      enum: [...fields],
+      description: `Field to sort by: ${fields.join(', ')} (default createdAt). Ties are broken by id.`,
+      examples: ['createdAt'],
+    }),
+  ),
+  order: Type.Optional(
+    Type.Unsafe<'asc' | 'desc'>({
+      type: 'string',
+      enum: ['asc', 'desc'],
+      description: 'asc (default) or desc; `sort=createdAt&order=desc` lists newest first.',
+      examples: ['desc'],
+    }),
+  ),
+});
