@@ -3,6 +3,7 @@
 // sends the visitor to sign-in, remembering where they wanted to go.
 import { useEffect, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { FlashMessages } from '../../components/flash-messages';
 import { useSession } from '../../hooks/use-session';
 import { session } from '../../lib/session';
 import { visibleNavItems } from '../navigation';
@@ -51,8 +52,12 @@ export function AppLayout() {
             </li>
           ))}
         </ul>
+        <a className="docs-link" href="/docs" target="_blank" rel="noreferrer">
+          API reference ↗
+        </a>
       </nav>
       <main id="main" className="content" tabIndex={-1}>
+        <FlashMessages />
         <Outlet />
       </main>
     </div>
