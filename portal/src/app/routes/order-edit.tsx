@@ -3,7 +3,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { DeleteButton } from '../../components/delete-button';
 import { IdRow } from '../../components/id-row';
 import { PageHeader } from '../../components/page-header';
-import { Loading, Notice, QueryState } from '../../components/status';
+import { Loading, QueryState } from '../../components/status';
 import { useCreateOrder } from '../../features/orders/api/create-order';
 import { useDeleteOrder } from '../../features/orders/api/delete-order';
 import { useOrder } from '../../features/orders/api/get-order';
@@ -62,7 +62,6 @@ export function OrderEditPage() {
           />
           <IdRow label="Order id" id={data.id} />
           <OrderSummary order={data} names={names} />
-          {update.isSuccess ? <Notice tone="success">Order saved.</Notice> : null}
           {!canWrite ? null : names.isPending ? (
             <Loading />
           ) : (

@@ -52,7 +52,6 @@ export function useUpdateLicense() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateLicense,
-    meta: { success: 'License saved.' },
     onSuccess: (saved) => {
       queryClient.setQueryData([...keys.licenses, 'detail', saved.id], saved);
       return invalidate(queryClient, keys.licenses);

@@ -7,5 +7,5 @@ export const updateProduct = ({ id, input }: { id: string; input: ProductInput }
 
 export function useUpdateProduct() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: updateProduct, meta: { success: 'Product saved.' }, onSuccess: () => invalidate(queryClient, keys.products) });
+  return useMutation({ mutationFn: updateProduct, onSuccess: () => invalidate(queryClient, keys.products) });
 }

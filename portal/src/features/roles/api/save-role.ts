@@ -17,7 +17,7 @@ export function useCreateRole() {
 
 export function useUpdateRole() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: updateRole, meta: { success: 'Role saved.' }, onSuccess: () => invalidate(queryClient, keys.roles) });
+  return useMutation({ mutationFn: updateRole, onSuccess: () => invalidate(queryClient, keys.roles) });
 }
 
 export function useDeleteRole() {
