@@ -7,5 +7,6 @@ export function referencesText(licenses: number | undefined, orders: number | un
   const parts = [];
   if (licenses) parts.push(counted(licenses, 'license'));
   if (orders) parts.push(counted(orders, 'order'));
-  return parts.length ? `${parts.join(' and ')} still refer to it` : null;
+  const one = (licenses ?? 0) + (orders ?? 0) === 1;
+  return parts.length ? `${parts.join(' and ')} still ${one ? 'refers' : 'refer'} to it` : null;
 }

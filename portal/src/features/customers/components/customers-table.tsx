@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { SortHeader, type SortControl } from '../../../components/sort-header';
 import { Table } from '../../../components/table';
-import { formatDateTime } from '../../../lib/format';
+import { Time } from '../../../components/time';
 import type { Customer } from '../../../types/api';
 
 /** `sorting`: the column headers sort the list (server-side). */
@@ -37,7 +37,7 @@ export function CustomersTable({ customers, sorting }: { customers: Customer[]; 
               </span>
             ))}
           </td>
-          <td className="nowrap">{formatDateTime(customer.createdAtEpochMillis)}</td>
+          <td className="nowrap"><Time at={customer.createdAtEpochMillis} /></td>
         </tr>
       ))}
     </Table>

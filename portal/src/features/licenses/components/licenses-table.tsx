@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { SortHeader, type SortControl } from '../../../components/sort-header';
 import { Table } from '../../../components/table';
-import { formatDateTime, formatExpiry, formatLimit } from '../../../lib/format';
+import { Time } from '../../../components/time';
+import { formatExpiry, formatLimit } from '../../../lib/format';
 import type { License } from '../../../types/api';
 import { licenseStatus } from '../license-stats';
 import { StatusBadge } from './status-badge';
@@ -55,7 +56,7 @@ export function LicensesTable({ licenses, names, sorting }: { licenses: License[
           <td>
             {license.usedHwids.length} / {formatLimit(license.maxHwids)}
           </td>
-          <td className="nowrap">{formatDateTime(license.createdAtEpochMillis)}</td>
+          <td className="nowrap"><Time at={license.createdAtEpochMillis} /></td>
         </tr>
       ))}
     </Table>

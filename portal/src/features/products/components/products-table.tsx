@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { SortHeader, type SortControl } from '../../../components/sort-header';
 import { Table } from '../../../components/table';
-import { formatDateTime, formatLimit, formatMoney } from '../../../lib/format';
+import { Time } from '../../../components/time';
+import { formatLimit, formatMoney } from '../../../lib/format';
 import type { Product } from '../../../types/api';
 
 /** `sorting`: the column headers sort the list (server-side). */
@@ -39,7 +40,7 @@ export function ProductsTable({ products, sorting }: { products: Product[]; sort
           <td>{formatLimit(product.maxHwids)}</td>
           <td>{product.isSubscription ? `Every ${product.recurringPeriodDays ?? '?'} days` : 'One-off'}</td>
           <td>{product.marketplaceResourceId ?? <span className="muted">—</span>}</td>
-          <td className="nowrap">{formatDateTime(product.createdAtEpochMillis)}</td>
+          <td className="nowrap"><Time at={product.createdAtEpochMillis} /></td>
         </tr>
       ))}
     </Table>
