@@ -34,6 +34,9 @@ export function AppLayout() {
           Menu
         </button>
         <div className="account">
+          <a className="docs-link" href="/docs" target="_blank" rel="noreferrer">
+            API reference ↗
+          </a>
           <span title={current.user.role}>
             {current.user.username} <span className="muted">({current.user.role || 'no role'})</span>
           </span>
@@ -52,9 +55,6 @@ export function AppLayout() {
             </li>
           ))}
         </ul>
-        <a className="docs-link" href="/docs" target="_blank" rel="noreferrer">
-          API reference ↗
-        </a>
       </nav>
       <main id="main" className="content" tabIndex={-1}>
         <FlashMessages />

@@ -1,6 +1,7 @@
 // Audit entries newest first, each with its data snapshot readable on demand.
 import { Link } from 'react-router';
 import { Table } from '../../../components/table';
+import { Time } from '../../../components/time';
 import { formatDateTime, prettyJson } from '../../../lib/format';
 import type { AuditEntry } from '../../../types/api';
 import { auditSummary } from '../summary';
@@ -23,7 +24,7 @@ export function AuditTable({ entries, compact = false }: { entries: AuditEntry[]
         const summary = auditSummary(entry);
         return (
         <tr key={entry.id} data-testid="audit-row">
-          <td className="nowrap">{formatDateTime(entry.timestampEpochMillis)}</td>
+          <td className="nowrap">{compact ? <Time at={entry.timestampEpochMillis} style="relative" /> : formatDateTime(entry.timestampEpochMillis)}</td>
           <td>
             <code>{entry.name}</code>
           </td>
