@@ -88,7 +88,7 @@ describe('portal usability (issue #13)', () => {
     expect(await page.getByTestId('record-id').locator('code').innerText()).toBe(product.id);
     await page.getByRole('button', { name: 'Copy product id' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(product.id);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(product.id);
 
     const customer = await createCustomer(t);
     await page.goto(`${t.baseUrl}/portal/customers/${customer.id}`);

@@ -17,8 +17,8 @@ export interface LayoutFacts {
   extraHeight: number;
 }
 
-export function layoutFacts(page: Page): Promise<LayoutFacts> {
-  return page.evaluate(() => {
+// Run in the page as text: this project compiles without the DOM library.
+const MEASURE = `(() => {
     const header = document.querySelector('.topbar');
     const heading = document.querySelector('main h1, .centered h1, h1');
     const main = document.querySelector('main') ?? document.body;
@@ -31,7 +31,10 @@ export function layoutFacts(page: Page): Promise<LayoutFacts> {
       gapUnderHeader: Math.round(headingTop - headerBottom),
       extraHeight: Math.round(document.documentElement.scrollHeight - Math.max(contentBottom, window.innerHeight)),
     };
-  });
+  })()`;
+
+export function layoutFacts(page: Page): Promise<LayoutFacts> {
+  return page.evaluate(MEASURE) as Promise<LayoutFacts>;
 }
 
 /** Full-page screenshot to test-artifacts/screenshots/<size>-<name>.png. */
