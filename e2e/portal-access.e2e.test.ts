@@ -136,7 +136,7 @@ describe('portal: staff, roles, registration keys and permissions', () => {
     await navLink(viewer, 'Customers').click();
     await viewer.getByRole('heading', { name: 'Sign in' }).waitFor();
     await viewer.getByText('Your session has ended').waitFor();
-    expect(await viewer.evaluate('Object.keys(sessionStorage)')).toEqual([]);
+    expect(await viewer.evaluate('Object.keys(localStorage)')).toEqual([]);
 
     await viewer.getByLabel('Username').fill(VIEWER.username);
     await viewer.getByLabel('Password').fill(VIEWER.password);

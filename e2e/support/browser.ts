@@ -43,7 +43,7 @@ export const PHONE = { width: 390, height: 844 };
 /** Uncaught errors of every page opened by openPage; a test suite asserts it stays empty. */
 export const pageErrors: string[] = [];
 
-/** A fresh browser context (own sessionStorage) with one page; `timezoneId` overrides the machine's zone. */
+/** A fresh browser context (own storage) with one page; `timezoneId` overrides the machine's zone. */
 export async function openPage(browser: Browser, viewport = LAPTOP, timezoneId?: string): Promise<Page> {
   const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId });
   context.setDefaultTimeout(10_000);

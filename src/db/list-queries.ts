@@ -29,3 +29,41 @@ export const containsPattern = (text: string): string => `%${text.replace(/[\\%_
  */
 export const containsIgnoringCase = (column: string, text: string): RawBuilder<SqlBool> =>
   sql<SqlBool>`lower(${sql.ref(column)}) like lower(${containsPattern(text)}) escape '\\'`;
+
+export type SortOrder = 'asc' | 'desc';
+
+/** A list's order: a column (by its API field name, already checked against the allowed ones) and a direction. */
+export interface Sort {
+  sort?: string;
+  order?: SortOrder;
+}
+
+/** Sort columns of a list, keyed by the API's field name. `createdAt` must be one of them. */
+export interface SortColumns {
+  /** API field name → table column */
+  columns: Record<string, string>;
+  /** Columns that may be null: a null sorts as the largest value on both databases. */
+  nullable?: readonly string[];
+}
+
+/**
+ * Orders `query` by the chosen field (default `createdAt`), then by `id` in the same
+ * direction so that pages never overlap. Without `order`, ascending: the API's lists
+ * were documented oldest first before `sort` existed, and paging clients rely on it. SQLite and PostgreSQL place nulls differently, so nullable
+ * columns sort by "is null" first (null = largest, e.g. a license that never expires).
+ */
+export function withSort<Q extends { orderBy(expression: never, direction: SortOrder): Q }>(
+  query: Q,
+  spec: SortColumns,
+  sort: Sort,
+  idColumn = 'id',
+): Q {
+  const field = sort.sort ?? 'createdAt';
+  const column = spec.columns[field] ?? spec.columns.createdAt!;
+  const direction = sort.order ?? 'asc';
+  const by = (expression: unknown) => (q: Q) => q.orderBy(expression as never, direction);
+  let ordered = query;
+  if (spec.nullable?.includes(field)) ordered = by(sql`(case when ${sql.ref(column)} is null then 1 else 0 end)`)(ordered);
+  ordered = by(sql.ref(column))(ordered);
+  return by(sql.ref(idColumn))(ordered);
+}

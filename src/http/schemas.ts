@@ -39,3 +39,25 @@ export const PageQueryProperties = {
     Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Skip this many records first (default 0)', examples: [0] }),
   ),
 };
+
+/**
+ * `sort`/`order` of a record list. `fields` are the API field names it may sort by
+ * (the first is the default); any other value is a 400 naming `sort`.
+ */
+export const SortQueryProperties = (fields: readonly [string, ...string[]]) => ({
+  sort: Type.Optional(
+    Type.String({
+      enum: [...fields],
+      description: `Field to sort by: ${fields.join(', ')} (default createdAt). Ties are broken by id.`,
+      examples: ['createdAt'],
+    }),
+  ),
+  order: Type.Optional(
+    Type.Unsafe<'asc' | 'desc'>({
+      type: 'string',
+      enum: ['asc', 'desc'],
+      description: 'asc (default) or desc; `sort=createdAt&order=desc` lists newest first.',
+      examples: ['desc'],
+    }),
+  ),
+});

@@ -18,6 +18,7 @@ export function DeleteButton({
   mutation,
   consequence,
   conflictHelp,
+  blockedBy,
   onDeleted,
 }: {
   id: string;
@@ -26,11 +27,26 @@ export function DeleteButton({
   mutation: DeleteMutation;
   consequence?: ReactNode;
   conflictHelp?: ReactNode;
+  /** Known before asking that the API would refuse (e.g. "2 licenses and 1 order refer to it"): the button is disabled with this reason. */
+  blockedBy?: string | null;
   onDeleted: () => void;
 }) {
   const [open, setOpen] = useState(false);
   const error = mutation.error;
   const conflict = error instanceof ApiError && error.status === 409;
+
+  if (blockedBy) {
+    return (
+      <span className="blocked-action">
+        <button type="button" className="button button-danger" disabled aria-describedby={`${id}-blocked`}>
+          Delete
+        </button>
+        <span id={`${id}-blocked`} className="muted blocked-reason">
+          Cannot delete: {blockedBy}.
+        </span>
+      </span>
+    );
+  }
 
   return (
     <>

@@ -26,12 +26,22 @@ export function describeError(error: unknown): string {
   return 'Something went wrong. Please try again.';
 }
 
-export function ErrorMessage({ error, title }: { error: unknown; title?: string }) {
+/** `onRetry`: a Retry button, for errors that may pass (server unreachable, overloaded). */
+export function ErrorMessage({ error, title, onRetry }: { error: unknown; title?: string; onRetry?: () => void }) {
   if (!error) return null;
+  const passing = !(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500;
   return (
     <div className="alert alert-error" role="alert">
       {title ? <strong>{title} </strong> : null}
       {describeError(error)}
+      {onRetry && passing ? (
+        <>
+          {' '}
+          <button type="button" className="button button-small" onClick={onRetry}>
+            Retry
+          </button>
+        </>
+      ) : null}
     </div>
   );
 }
@@ -58,13 +68,16 @@ export function QueryState<T>({
   isEmpty = hasNoRecords,
   children,
 }: {
-  query: { isPending: boolean; error: unknown; data: T | undefined };
+  query: { isPending: boolean; error: unknown; data: T | undefined; refetch?: () => unknown };
   empty?: ReactNode;
   isEmpty?: (data: T) => boolean;
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <Loading />;
-  if (query.error || query.data === undefined) return <ErrorMessage error={query.error} />;
+  if (query.error || query.data === undefined) {
+    const refetch = query.refetch;
+    return <ErrorMessage error={query.error} onRetry={refetch ? () => void refetch() : undefined} />;
+  }
   if (empty !== undefined && isEmpty(query.data)) return <>{empty}</>;
   return <>{children(query.data)}</>;
 }

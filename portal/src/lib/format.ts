@@ -1,6 +1,7 @@
 // Display formats shared by every page: dates, money, limits.
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// Seconds shown: several validations in one minute must be told apart and ordered.
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const money = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -36,4 +37,18 @@ export function fromDateTimeLocal(value: string): number | null {
   if (value.trim() === '') return null;
   const millis = new Date(value).getTime();
   return Number.isNaN(millis) ? null : millis;
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+/** "5 minutes ago", "in 2 days": for a time shown with the exact time on hover. */
+export function formatRelative(epochMillis: number, now = Date.now()): string {
+  const seconds = Math.round((epochMillis - now) / 1000);
+  const steps: [number, Intl.RelativeTimeFormatUnit][] = [[60, 'second'], [60, 'minute'], [24, 'hour'], [30, 'day'], [12, 'month']];
+  let value = seconds;
+  for (const [size, unit] of steps) {
+    if (Math.abs(value) < size) return relative.format(value, unit);
+    value = Math.round(value / size);
+  }
+  return relative.format(value, 'year');
 }

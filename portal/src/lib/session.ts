@@ -1,5 +1,5 @@
-// The signed-in session: the login token and user, kept in sessionStorage (one browser
-// tab's session; closing the tab signs out). A tiny external store so React components
+// The signed-in session: the login token and user, kept in localStorage so that a new
+// tab of the portal is signed in too; signing out (or expiry) in one tab ends it in all. A tiny external store so React components
 // re-render on sign-in, sign-out and expiry (useSyncExternalStore).
 import type { LoginResponse, SessionUser } from '../types/api';
 
@@ -18,7 +18,19 @@ let endReason: EndReason = null;
 const listeners = new Set<() => void>();
 
 function storage(): Storage | null {
-  return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+  return typeof localStorage === 'undefined' ? null : localStorage;
+}
+
+// Another tab signed in or out: follow it.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key !== STORAGE_KEY) return;
+    const next = read();
+    if (next?.token === current?.token) return;
+    if (!next && current) endReason = 'signed-out';
+    current = next;
+    emit();
+  });
 }
 
 function read(): Session | null {

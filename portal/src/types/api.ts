@@ -153,4 +153,13 @@ export interface LicenseStats {
 export interface PageParams {
   limit?: number;
   offset?: number;
+  /** A field the list allows (each list documents its own); default createdAt. */
+  sort?: string;
+  order?: 'asc' | 'desc';
+}
+
+/** GET /products/names: what staff who read licenses may know of a product. */
+export interface ProductName {
+  id: string;
+  name: string;
 }

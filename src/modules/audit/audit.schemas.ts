@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 export const AuditEntrySchema = Type.Object(
   {
@@ -14,5 +14,25 @@ export const AuditQuerySchema = Type.Object({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, default: 200, description: 'Entries to return (default 200; values above 1000 are clamped to 1000)' }),
   ),
-  name: Type.Optional(Type.String({ minLength: 1, description: 'Only entries with this event name' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Skip this many entries first (default 0)', examples: [0] })),
+  name: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      maxItems: 100,
+      description: 'Only entries with this event name; repeat the parameter for any of several (`?name=a&name=b`)',
+      examples: [['licenses.create']],
+    }),
+  ),
+  namePrefix: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Only entries whose event name starts with this text', examples: ['licenses.'] }),
+  ),
+  actor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Only entries performed by this username (exact)', examples: ['admin'] }),
+  ),
+  since: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Only entries at or after this time (epoch millis)', examples: [1764000000000] }),
+  ),
+  until: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Only entries before this time (epoch millis)', examples: [1764086400000] }),
+  ),
 });
+export type AuditQuery = Static<typeof AuditQuerySchema>;

@@ -2,7 +2,7 @@
 // transaction so that neither exists without the other.
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
-import { insertAuditEntry, listAuditEntries } from './audit.repository.js';
+import { countAuditEntries, insertAuditEntry, listAuditEntries, listAuditEventNames, type AuditFilter } from './audit.repository.js';
 
 export interface AuditEntry {
   id: string;
@@ -26,13 +26,20 @@ export async function recordAudit(trx: Db, performedBy: string, name: string, da
   });
 }
 
-export async function listAudit(db: Db, opts: { limit: number; name?: string }): Promise<AuditEntry[]> {
-  const rows = await listAuditEntries(db, opts);
-  return rows.map((r) => ({
+/** One page of entries, newest first, and how many entries match the filter in all. */
+export async function listAudit(
+  db: Db,
+  opts: AuditFilter & { limit: number; offset?: number },
+): Promise<{ records: AuditEntry[]; total: number }> {
+  const [rows, total] = await Promise.all([listAuditEntries(db, opts), countAuditEntries(db, opts)]);
+  const records = rows.map((r) => ({
     id: r.id,
     name: r.name,
     performedBy: r.performed_by,
     timestampEpochMillis: r.timestamp,
     data: r.data,
   }));
+  return { records, total };
 }
+
+export const auditEventNames = (db: Db): Promise<string[]> => listAuditEventNames(db);

@@ -1,10 +1,10 @@
 import type { Db } from '../../db/database.js';
-import { containsIgnoringCase, withPage, type Page } from '../../db/list-queries.js';
+import { containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { CustomersTable } from '../../db/schema.js';
 
 export type CustomerValues = Omit<CustomersTable, 'id' | 'created_at'>;
 
-export interface CustomerFilter extends Page {
+export interface CustomerFilter extends Page, Sort {
   email?: string;
   q?: string;
 }
@@ -19,13 +19,16 @@ export const findCustomerByMarketplaceUserId = (db: Db, userId: string) =>
 /** The customers the filter matches, before paging: the list and its count share it. */
 function matchingCustomers(db: Db, filter: CustomerFilter) {
   let query = db.selectFrom('customers');
-  if (filter.email !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['email']), '=', filter.email!.toLowerCase()));
+  if (filter.email !== undefined) query = query.where(containsIgnoringCase('email', filter.email));
   if (filter.q !== undefined) query = query.where(containsIgnoringCase('name', filter.q));
   return query;
 }
 
+/** Fields GET /customers may sort by. */
+export const CUSTOMER_SORT: SortColumns = { columns: { createdAt: 'created_at', name: 'name', email: 'email' } };
+
 export const listCustomers = (db: Db, filter: CustomerFilter): Promise<CustomersTable[]> =>
-  withPage(matchingCustomers(db, filter).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
+  withPage(withSort(matchingCustomers(db, filter).selectAll(), CUSTOMER_SORT, filter), filter).execute();
 
 export async function countCustomers(db: Db, filter: CustomerFilter): Promise<number> {
   const row = await matchingCustomers(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -14,9 +14,10 @@ export const customersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'customers:read' },
       schema: {
         tags,
-        summary: 'List customers, oldest first',
+        summary: 'List customers, oldest first unless `order=desc`',
         description:
-          'Without query parameters, every customer. `limit`/`offset` page the list; `email` and `q` filter it. ' +
+          'Without query parameters, every customer, oldest first. `limit`/`offset` page the list; `email` and `q` filter it ' +
+          '(both: contains the text, ignoring case); `sort`/`order` choose the order. ' +
           '`X-Total-Count` says how many customers match the filters in all.',
         querystring: CustomerQuerySchema,
         response: { 200: ListResponse(CustomerSchema, 'The customers, with their total in X-Total-Count') },

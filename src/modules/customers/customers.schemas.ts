@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NullableString, PageQueryProperties } from '../../http/schemas.js';
+import { NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 
 const EMAIL_PATTERN = '^[^@\\s]+@[^@\\s]+$';
 const SocialValue = (description: string) => Type.String({ maxLength: 500, description });
@@ -54,8 +54,9 @@ export type CustomerBody = Static<typeof CustomerBodySchema>;
 
 export const CustomerQuerySchema = Type.Object({
   ...PageQueryProperties,
+  ...SortQueryProperties(['createdAt', 'name', 'email']),
   email: Type.Optional(
-    Type.String({ maxLength: 320, description: 'Only customers with this email (exact, ignoring case)', examples: ['billing@acme.example'] }),
+    Type.String({ maxLength: 320, description: 'Only customers whose email contains this text (ignoring case)', examples: ['acme.example'] }),
   ),
   q: Type.Optional(
     Type.String({ maxLength: 200, description: 'Only customers whose name contains this text (ignoring case)', examples: ['acme'] }),

@@ -1,16 +1,26 @@
 // Every query of the license records (CRUD side). Bound lists and attempts are loaded
 // for a whole selection of licenses with one query each, never one license at a time.
 import type { Db } from '../../db/database.js';
-import { withPage, type Page } from '../../db/list-queries.js';
+import { containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { LicensesTable, NewValidationAttempt } from '../../db/schema.js';
 
-export interface LicenseFilter extends Page {
+export interface LicenseFilter extends Page, Sort {
   id?: string;
+  /** Part of the key, ignoring case. */
+  keyContains?: string;
   customerId?: string;
   productId?: string;
   /** Only licenses not expired at this time (epoch millis). */
   activeAt?: number;
+  /** Only licenses expired at this time (expiry at or before it). */
+  expiredAt?: number;
 }
+
+/** Fields GET /licenses may sort by; a license without expiry sorts as the latest to expire. */
+export const LICENSE_SORT: SortColumns = {
+  columns: { createdAt: 'licenses.created_at', expiresAt: 'licenses.expires_at' },
+  nullable: ['expiresAt'],
+};
 
 /** The licenses the filter matches, before paging: the selection and its count share it. */
 function matchingLicenses(db: Db, filter: LicenseFilter) {
@@ -18,16 +28,18 @@ function matchingLicenses(db: Db, filter: LicenseFilter) {
   if (filter.id !== undefined) query = query.where('licenses.id', '=', filter.id);
   if (filter.customerId !== undefined) query = query.where('licenses.customer_id', '=', filter.customerId);
   if (filter.productId !== undefined) query = query.where('licenses.product_id', '=', filter.productId);
-  const { activeAt } = filter;
+  if (filter.keyContains !== undefined) query = query.where(containsIgnoringCase('licenses.id', filter.keyContains));
+  const { activeAt, expiredAt } = filter;
+  if (expiredAt !== undefined) query = query.where('licenses.expires_at', '<=', expiredAt);
   if (activeAt !== undefined) {
     query = query.where((eb) => eb.or([eb('licenses.expires_at', 'is', null), eb('licenses.expires_at', '>', activeAt)]));
   }
   return query;
 }
 
-/** Ids of the selected licenses, oldest first: the list itself and the children's subquery. */
+/** Ids of the selected licenses, in the list's order: the list itself and the children's subquery. */
 const selectedIds = (db: Db, filter: LicenseFilter) =>
-  withPage(matchingLicenses(db, filter).select('licenses.id').orderBy('licenses.created_at').orderBy('licenses.id'), filter);
+  withPage(withSort(matchingLicenses(db, filter).select('licenses.id'), LICENSE_SORT, filter, 'licenses.id'), filter);
 
 export async function countLicenses(db: Db, filter: LicenseFilter): Promise<number> {
   const row = await matchingLicenses(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -35,13 +47,12 @@ export async function countLicenses(db: Db, filter: LicenseFilter): Promise<numb
 }
 
 export function findLicenseRows(db: Db, filter: LicenseFilter): Promise<LicensesTable[]> {
-  return db
-    .selectFrom('licenses')
-    .selectAll()
-    .where('id', 'in', selectedIds(db, filter))
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return withSort(
+    db.selectFrom('licenses').selectAll().where('id', 'in', selectedIds(db, filter)),
+    LICENSE_SORT,
+    filter,
+    'licenses.id',
+  ).execute();
 }
 
 export const ipRowsOf = (db: Db, filter: LicenseFilter) =>

@@ -13,10 +13,11 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'licenses:read' },
       schema: {
         tags,
-        summary: 'List licenses with their bindings and validation history, oldest first',
+        summary: 'List licenses with their bindings and validation history, oldest first unless `order=desc`',
         description:
-          'Without query parameters every license is returned. `limit`/`offset` page through them; `customerId` and ' +
-          '`productId` filter them. `X-Total-Count` says how many licenses match the filters in all.',
+          'Without query parameters every license is returned, oldest first. `limit`/`offset` page through them; ' +
+          '`customerId`, `productId`, `key` (part of the key, ignoring case) and `status` (active/expired) filter them; ' +
+          '`sort`/`order` choose the order. `X-Total-Count` says how many licenses match the filters in all.',
         querystring: ListLicensesQuerySchema,
         response: { 200: ListResponse(LicenseSchema, 'The licenses, with their total in X-Total-Count') },
       },

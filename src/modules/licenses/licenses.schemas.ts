@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NullableInteger, PageQueryProperties } from '../../http/schemas.js';
+import { NullableInteger, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
 
 /** Why a validation attempt ended as it did: the first failed check, or VALID. */
@@ -104,7 +104,18 @@ export type UpdateLicenseBody = Static<typeof UpdateLicenseBodySchema>;
 export const ListLicensesQuerySchema = Type.Object({
   customerId: Type.Optional(Type.String({ description: 'Only licenses of this customer' })),
   productId: Type.Optional(Type.String({ description: 'Only licenses for this product' })),
+  key: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Only licenses whose key contains this text (ignoring case)', examples: ['9XW2M'] }),
+  ),
+  status: Type.Optional(
+    Type.Unsafe<'active' | 'expired'>({
+      type: 'string',
+      enum: ['active', 'expired'],
+      description: 'active: no expiry or expiring later than now; expired: expiry at or before now',
+    }),
+  ),
   ...PageQueryProperties,
+  ...SortQueryProperties(['createdAt', 'expiresAt']),
 });
 export type ListLicensesQuery = Static<typeof ListLicensesQuerySchema>;
 

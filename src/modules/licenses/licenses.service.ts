@@ -74,8 +74,19 @@ export async function getLicense(db: Db, id: string, historyMax = 0): Promise<Li
 /** The page asked for and how many licenses match in all; a larger `limit` is clamped to MAX_PAGE_SIZE. */
 export async function listLicenses(db: Db, query: ListLicensesQuery, historyMax = 0): Promise<Listed<License>> {
   // Named fields only: a query string may carry anything, the filter takes what the API documents.
-  const { customerId, productId, offset, limit } = query;
-  const filter = { customerId, productId, offset, limit: limit === undefined ? undefined : Math.min(limit, MAX_PAGE_SIZE) };
+  const { customerId, productId, key, status, sort, order, offset, limit } = query;
+  const now = Date.now();
+  const filter: repo.LicenseFilter = {
+    customerId,
+    productId,
+    keyContains: key,
+    activeAt: status === 'active' ? now : undefined,
+    expiredAt: status === 'expired' ? now : undefined,
+    sort,
+    order,
+    offset,
+    limit: limit === undefined ? undefined : Math.min(limit, MAX_PAGE_SIZE),
+  };
   const records = await loadLicenses(db, filter, historyMax);
   const total = isPaged(filter) ? await repo.countLicenses(db, filter) : records.length;
   return { records, total };
@@ -146,7 +157,7 @@ export async function findActiveLicense(
   productId: string,
   now = Date.now(),
 ): Promise<LicenseWithoutHistory | undefined> {
-  const [license] = await loadLicenses(db, { customerId, productId, activeAt: now, limit: 1 }, 0, false);
+  const [license] = await loadLicenses(db, { customerId, productId, activeAt: now, sort: 'createdAt', order: 'asc', limit: 1 }, 0, false);
   return license && withoutHistory(license);
 }
 

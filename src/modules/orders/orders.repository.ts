@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.js';
-import { withPage, type Page } from '../../db/list-queries.js';
+import { withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { OrdersTable } from '../../db/schema.js';
 
-export interface OrderFilter extends Page {
+export interface OrderFilter extends Page, Sort {
   customerId?: string;
   productId?: string;
 }
@@ -31,8 +31,11 @@ function matchingOrders(db: Db, filter: OrderFilter) {
   return query;
 }
 
+/** Fields GET /orders may sort by. */
+export const ORDER_SORT: SortColumns = { columns: { createdAt: 'created_at', totalAmount: 'total_amount' } };
+
 export const listOrders = (db: Db, filter: OrderFilter): Promise<OrdersTable[]> =>
-  withPage(matchingOrders(db, filter).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
+  withPage(withSort(matchingOrders(db, filter).selectAll(), ORDER_SORT, filter), filter).execute();
 
 export async function countOrders(db: Db, filter: OrderFilter): Promise<number> {
   const row = await matchingOrders(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

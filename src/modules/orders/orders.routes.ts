@@ -15,9 +15,10 @@ export const ordersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'orders:read' },
       schema: {
         tags,
-        summary: 'List orders, oldest first',
+        summary: 'List orders, oldest first unless `order=desc`',
         description:
-          'Without query parameters, every order. `limit`/`offset` page the list; `customerId` and `productId` filter it. ' +
+          'Without query parameters, every order, oldest first. `limit`/`offset` page the list; `customerId` and `productId` ' +
+          'filter it; `sort`/`order` choose the order. ' +
           '`X-Total-Count` says how many orders match the filters in all.',
         querystring: OrderQuerySchema,
         response: { 200: ListResponse(OrderSchema, 'The orders, with their total in X-Total-Count') },

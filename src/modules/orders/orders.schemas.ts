@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQueryProperties } from '../../http/schemas.js';
+import { PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { MAX_AMOUNT } from '../products/products.schemas.js';
 
 const RecordId = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
@@ -41,6 +41,7 @@ export type OrderBody = Static<typeof OrderBodySchema>;
 
 export const OrderQuerySchema = Type.Object({
   ...PageQueryProperties,
+  ...SortQueryProperties(['createdAt', 'totalAmount']),
   customerId: Type.Optional(Type.String({ maxLength: 200, description: 'Only orders of this customer' })),
   productId: Type.Optional(Type.String({ maxLength: 200, description: 'Only orders containing this product' })),
 });

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { containsIgnoringCase, withPage, type Page } from '../../db/list-queries.js';
+import { containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { ProductsTable } from '../../db/schema.js';
 
 export type ProductValues = Omit<ProductsTable, 'id' | 'created_at'>;
@@ -11,7 +11,7 @@ export const findProduct = (db: Db, id: string) =>
 export const findProductByMarketplaceResourceId = (db: Db, resourceId: string) =>
   db.selectFrom('products').selectAll().where('marketplace_resource_id', '=', resourceId).executeTakeFirst();
 
-export interface ProductFilter extends Page {
+export interface ProductFilter extends Page, Sort {
   q?: string;
 }
 
@@ -22,8 +22,15 @@ function matchingProducts(db: Db, filter: ProductFilter) {
   return query;
 }
 
+/** Fields GET /products may sort by. */
+export const PRODUCT_SORT: SortColumns = { columns: { createdAt: 'created_at', name: 'name', price: 'price' } };
+
 export const listProducts = (db: Db, filter: ProductFilter): Promise<ProductsTable[]> =>
-  withPage(matchingProducts(db, filter).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
+  withPage(withSort(matchingProducts(db, filter).selectAll(), PRODUCT_SORT, filter), filter).execute();
+
+/** Every product's id and name, by name: what GET /products/names shows. */
+export const listProductNames = (db: Db) =>
+  db.selectFrom('products').select(['id', 'name']).orderBy('name').orderBy('id').execute();
 
 export async function countProducts(db: Db, filter: ProductFilter): Promise<number> {
   const row = await matchingProducts(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ListResponse, sendList } from '../../http/list-response.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
-import { ProductBodySchema, ProductQuerySchema, ProductSchema } from './products.schemas.js';
+import { ProductBodySchema, ProductNameSchema, ProductQuerySchema, ProductSchema } from './products.schemas.js';
 import * as products from './products.service.js';
 
 const tags = ['Products'];
@@ -14,15 +14,32 @@ export const productsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'products:read' },
       schema: {
         tags,
-        summary: 'List products, oldest first',
+        summary: 'List products, oldest first unless `order=desc`',
         description:
-          'Without query parameters, every product. `limit`/`offset` page the list; `q` filters it by name. ' +
+          'Without query parameters, every product, oldest first. `limit`/`offset` page the list; `q` filters it by name; ' +
+          '`sort`/`order` choose the order. ' +
           '`X-Total-Count` says how many products match the filter in all.',
         querystring: ProductQuerySchema,
         response: { 200: ListResponse(ProductSchema, 'The products, with their total in X-Total-Count') },
       },
     },
     async (request, reply) => sendList(reply, await products.listProducts(app.db, request.query)),
+  );
+
+  app.get(
+    '/products/names',
+    {
+      config: { permission: 'licenses:read' },
+      schema: {
+        tags,
+        summary: 'Product names, for those who read licenses',
+        description:
+          'Every product\'s id and name, by name. Needs only `licenses:read`, so that staff who see licenses ' +
+          'but may not read products can tell which product a license is for.',
+        response: { 200: Type.Array(ProductNameSchema) },
+      },
+    },
+    async () => products.listProductNames(app.db),
   );
 
   app.post(

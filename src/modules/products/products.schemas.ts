@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NullableInteger, NullableString, PageQueryProperties } from '../../http/schemas.js';
+import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 
 /** Largest value a PostgreSQL `integer` column holds. */
 const MAX_INT = 2_147_483_647;
@@ -68,8 +68,18 @@ export type ProductBody = Static<typeof ProductBodySchema>;
 
 export const ProductQuerySchema = Type.Object({
   ...PageQueryProperties,
+  ...SortQueryProperties(['createdAt', 'name', 'price']),
   q: Type.Optional(
     Type.String({ maxLength: 200, description: 'Only products whose name contains this text (ignoring case)', examples: ['desktop'] }),
   ),
 });
 export type ProductQuery = Static<typeof ProductQuerySchema>;
+
+export const ProductNameSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Product id (UUIDv7)' }),
+    name: Type.String({ description: 'Display name' }),
+  },
+  { description: 'A product as a license shows it: its id and name only' },
+);
+export type ProductName = Static<typeof ProductNameSchema>;

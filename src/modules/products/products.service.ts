@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.js';
 import { referencedByMessage } from '../../lib/references.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './products.repository.js';
-import type { Product, ProductBody, ProductQuery } from './products.schemas.js';
+import type { Product, ProductBody, ProductName, ProductQuery } from './products.schemas.js';
 
 const toProduct = (row: ProductsTable): Product => ({
   id: row.id,
@@ -63,6 +63,9 @@ export async function listProducts(db: Db, query: ProductQuery): Promise<Listed<
   const total = isPaged(filter) ? await repo.countProducts(db, filter) : rows.length;
   return { records: rows.map(toProduct), total };
 }
+
+/** Every product's id and name (GET /products/names, for staff who read licenses). */
+export const listProductNames = (db: Db): Promise<ProductName[]> => repo.listProductNames(db);
 
 /** The product whose marketplaceResourceId is `resourceId`, if any (for the marketplace webhook). */
 export async function findProductByMarketplaceResourceId(db: Db, resourceId: string): Promise<Product | undefined> {

@@ -3,6 +3,7 @@
 // sends the visitor to sign-in, remembering where they wanted to go.
 import { useEffect, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { FlashMessages } from '../../components/flash-messages';
 import { useSession } from '../../hooks/use-session';
 import { session } from '../../lib/session';
 import { visibleNavItems } from '../navigation';
@@ -33,6 +34,9 @@ export function AppLayout() {
           Menu
         </button>
         <div className="account">
+          <a className="docs-link" href="/docs" target="_blank" rel="noreferrer">
+            API reference ↗
+          </a>
           <span title={current.user.role}>
             {current.user.username} <span className="muted">({current.user.role || 'no role'})</span>
           </span>
@@ -53,6 +57,7 @@ export function AppLayout() {
         </ul>
       </nav>
       <main id="main" className="content" tabIndex={-1}>
+        <FlashMessages />
         <Outlet />
       </main>
     </div>

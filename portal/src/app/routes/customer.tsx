@@ -2,6 +2,7 @@
 import { Fragment } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DeleteButton } from '../../components/delete-button';
+import { IdRow } from '../../components/id-row';
 import { PageHeader } from '../../components/page-header';
 import { EmptyState, QueryState } from '../../components/status';
 import { useCustomer } from '../../features/customers/api/get-customer';
@@ -12,6 +13,7 @@ import { useOrders } from '../../features/orders/api/get-orders';
 import { OrdersTable } from '../../features/orders/components/orders-table';
 import { useCan } from '../../hooks/use-session';
 import { formatDateTime } from '../../lib/format';
+import { referencesText } from '../../lib/references';
 import { useNames } from '../use-names';
 
 const SOCIAL_LABELS: Record<string, string> = { twitter: 'Twitter', linkedin: 'LinkedIn', MarketplaceID: 'Marketplace user id', SteamID: 'Steam id' };
@@ -51,12 +53,14 @@ export function CustomerPage() {
                     what={`customer ${data.name}`}
                     mutation={remove}
                     conflictHelp="Licenses or orders still belong to this customer. Delete them (or move them to another customer) first."
+                    blockedBy={referencesText(licenses.data?.total, orders.data?.total)}
                     onDeleted={() => navigate('/customers')}
                   />
                 ) : null}
               </>
             }
           />
+          <IdRow label="Customer id" id={data.id} />
           <section className="card">
             <dl className="facts">
               <dt>Email</dt>

@@ -1,37 +1,29 @@
-// Customers: search by name or email, paged.
+// Customers: search by name or email (both partial), sortable, paged; newest first.
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { TextField } from '../../components/field';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
 import { EmptyState, QueryState } from '../../components/status';
 import { useCustomers } from '../../features/customers/api/get-customers';
 import { CustomersTable } from '../../features/customers/components/customers-table';
+import { useListParams } from '../../hooks/use-list-params';
 import { useCan } from '../../hooks/use-session';
 import { pageQuery } from '../../lib/pagination';
 
 const PAGE_SIZE = 20;
+const SORTABLE = ['createdAt', 'name', 'email'];
 
 export function CustomersPage() {
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const email = params.get('email') ?? '';
-  const page = Number(params.get('page') ?? '0') || 0;
+  const list = useListParams(SORTABLE, ['q', 'email']);
+  const { q, email } = list.filters as { q: string; email: string };
   const [draft, setDraft] = useState({ q, email });
-  const customers = useCustomers({ q: q || undefined, email: email || undefined, ...pageQuery(page, PAGE_SIZE) });
+  const customers = useCustomers({ q: q || undefined, email: email || undefined, ...list.sortQuery, ...pageQuery(list.page, PAGE_SIZE) });
   const canWrite = useCan('customers:write');
 
-  const update = (next: { q?: string; email?: string; page?: number }) => {
-    const merged = { q, email, page, ...next };
-    const search: Record<string, string> = {};
-    if (merged.q) search.q = merged.q;
-    if (merged.email) search.email = merged.email;
-    if (merged.page) search.page = String(merged.page);
-    setParams(search);
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    update({ q: draft.q.trim(), email: draft.email.trim(), page: 0 });
+    list.update({ filters: { q: draft.q.trim(), email: draft.email.trim() } });
   };
 
   return (
@@ -48,7 +40,7 @@ export function CustomersPage() {
       />
       <form className="form form-inline filters" role="search" onSubmit={submit}>
         <TextField label="Name contains" type="search" value={draft.q} onChange={(e) => setDraft((d) => ({ ...d, q: e.target.value }))} />
-        <TextField label="Email" type="search" value={draft.email} onChange={(e) => setDraft((d) => ({ ...d, email: e.target.value }))} />
+        <TextField label="Email contains" type="search" value={draft.email} onChange={(e) => setDraft((d) => ({ ...d, email: e.target.value }))} />
         <button type="submit" className="button button-primary">
           Search
         </button>
@@ -58,7 +50,7 @@ export function CustomersPage() {
             className="button"
             onClick={() => {
               setDraft({ q: '', email: '' });
-              setParams({});
+              list.update({ filters: { q: '', email: '' } });
             }}
           >
             Clear
@@ -68,12 +60,12 @@ export function CustomersPage() {
       <QueryState
         query={customers}
         empty={<EmptyState title={q || email ? 'No customer matches the search.' : 'No customers yet.'} />}
-        isEmpty={(list) => list.total === 0}
+        isEmpty={(page) => page.total === 0}
       >
         {({ records, total }) => (
           <>
-            {records.length === 0 ? <EmptyState title="No more customers." /> : <CustomersTable customers={records} />}
-            <Pagination page={page} pageSize={PAGE_SIZE} shown={records.length} total={total} onPage={(next) => update({ page: next })} />
+            {records.length === 0 ? <EmptyState title="No more customers." /> : <CustomersTable customers={records} sorting={list} />}
+            <Pagination page={list.page} pageSize={PAGE_SIZE} shown={records.length} total={total} onPage={list.setPage} />
           </>
         )}
       </QueryState>

@@ -12,7 +12,7 @@ import { BindingsList } from '../../features/licenses/components/bindings-list';
 import { LicenseEditForm } from '../../features/licenses/components/license-edit-form';
 import { LicenseSummary } from '../../features/licenses/components/license-summary';
 import { ValidationHistory } from '../../features/licenses/components/validation-history';
-import { withoutBinding } from '../../features/licenses/license-stats';
+import { sightings, withoutBinding } from '../../features/licenses/license-stats';
 import { useCan } from '../../hooks/use-session';
 import { useNames } from '../use-names';
 
@@ -61,8 +61,8 @@ export function LicensePage() {
             {done ? <Notice tone="success">{done}</Notice> : null}
             <LicenseSummary license={data} names={names} />
             <div className="two-columns">
-              <BindingsList title="Bound IPs" kind="IP" items={data.usedIps} limit={data.maxIps} canUnbind={canWrite} busy={update.isPending} onUnbind={(ip) => unbind('ip', ip)} />
-              <BindingsList title="Bound HWIDs" kind="HWID" items={data.usedHwids} limit={data.maxHwids} canUnbind={canWrite} busy={update.isPending} onUnbind={(hwid) => unbind('hwid', hwid)} />
+              <BindingsList title="Bound IPs" kind="IP" items={data.usedIps} sightings={sightings(data.validationAttempts, 'ip')} limit={data.maxIps} canUnbind={canWrite} busy={update.isPending} onUnbind={(ip) => unbind('ip', ip)} />
+              <BindingsList title="Bound HWIDs" kind="HWID" items={data.usedHwids} sightings={sightings(data.validationAttempts, 'hwid')} limit={data.maxHwids} canUnbind={canWrite} busy={update.isPending} onUnbind={(hwid) => unbind('hwid', hwid)} />
             </div>
             {canWrite ? (
               <LicenseEditForm

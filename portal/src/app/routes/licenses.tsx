@@ -1,39 +1,43 @@
-// Licenses, filterable by customer and product, paged (filters and page kept in the
-// address). A page loads only its own licenses' histories.
-import { Link, useSearchParams } from 'react-router';
+// Licenses, filterable by customer, product, part of the key and status; sortable and
+// paged, newest first (filters, sort and page kept in the address). A page loads only
+// its own licenses' histories.
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { SelectField, TextField } from '../../components/field';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
 import { EmptyState, QueryState } from '../../components/status';
 import { useLicenses } from '../../features/licenses/api/get-licenses';
 import { LicensesTable } from '../../features/licenses/components/licenses-table';
+import { useListParams } from '../../hooks/use-list-params';
 import { useCan } from '../../hooks/use-session';
 import { pageQuery } from '../../lib/pagination';
 import { CustomerProductFilters, type FilterKey } from '../customer-product-filters';
 import { useNames } from '../use-names';
 
 const PAGE_SIZE = 20;
+const SORTABLE = ['createdAt', 'expiresAt'];
 
 export function LicensesPage() {
-  const [params, setParams] = useSearchParams();
-  const customerId = params.get('customerId') ?? '';
-  const productId = params.get('productId') ?? '';
-  const page = Number(params.get('page') ?? '0') || 0;
-  const licenses = useLicenses({ customerId: customerId || undefined, productId: productId || undefined, ...pageQuery(page, PAGE_SIZE) });
+  const list = useListParams(SORTABLE, ['customerId', 'productId', 'key', 'status']);
+  const { customerId, productId, key, status } = list.filters as Record<'customerId' | 'productId' | 'key' | 'status', string>;
+  const [keyDraft, setKeyDraft] = useState(key);
+  const licenses = useLicenses({
+    customerId: customerId || undefined,
+    productId: productId || undefined,
+    key: key || undefined,
+    status: status === 'active' || status === 'expired' ? status : undefined,
+    ...list.sortQuery,
+    ...pageQuery(list.page, PAGE_SIZE),
+  });
   const names = useNames();
   const canWrite = useCan('licenses:write');
+  const filtered = Boolean(customerId || productId || key || status);
 
-  const setFilter = (key: FilterKey, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    next.delete('page');
-    setParams(next);
-  };
-  const goToPage = (nextPage: number) => {
-    const next = new URLSearchParams(params);
-    if (nextPage) next.set('page', String(nextPage));
-    else next.delete('page');
-    setParams(next);
+  const setFilter = (name: FilterKey | 'status', value: string) => list.update({ filters: { [name]: value } });
+  const searchKey = (event: FormEvent) => {
+    event.preventDefault();
+    list.update({ filters: { key: keyDraft.trim() } });
   };
 
   return (
@@ -41,23 +45,40 @@ export function LicensesPage() {
       <PageHeader
         title="Licenses"
         actions={
-          canWrite ? (
+          canWrite && names.canIssue ? (
             <Link className="button button-primary" to="/licenses/new">
               Issue license
             </Link>
+          ) : canWrite ? (
+            <span className="muted">{names.issueHint}</span>
           ) : null
         }
       />
-      <CustomerProductFilters names={names} customerId={customerId} productId={productId} onChange={setFilter} />
+      <div className="filter-bar">
+        <CustomerProductFilters names={names} customerId={customerId} productId={productId} onChange={setFilter} />
+        <div className="form form-inline filters">
+          <SelectField label="Status" value={status} onChange={(e) => setFilter('status', e.target.value)}>
+            <option value="">Any status</option>
+            <option value="active">Active</option>
+            <option value="expired">Expired</option>
+          </SelectField>
+        </div>
+        <form className="form form-inline filters" role="search" onSubmit={searchKey}>
+          <TextField label="Key contains" type="search" value={keyDraft} onChange={(e) => setKeyDraft(e.target.value)} />
+          <button type="submit" className="button button-primary">
+            Find
+          </button>
+        </form>
+      </div>
       <QueryState
         query={licenses}
-        empty={<EmptyState title={customerId || productId ? 'No license matches these filters.' : 'No licenses yet.'} />}
-        isEmpty={(list) => list.total === 0}
+        empty={<EmptyState title={filtered ? 'No license matches these filters.' : 'No licenses yet.'} />}
+        isEmpty={(page) => page.total === 0}
       >
         {({ records, total }) => (
           <>
-            {records.length === 0 ? <EmptyState title="No more licenses." /> : <LicensesTable licenses={records} names={names} />}
-            <Pagination page={page} pageSize={PAGE_SIZE} shown={records.length} total={total} onPage={goToPage} />
+            {records.length === 0 ? <EmptyState title="No more licenses." /> : <LicensesTable licenses={records} names={names} sorting={list} />}
+            <Pagination page={list.page} pageSize={PAGE_SIZE} shown={records.length} total={total} onPage={list.setPage} />
           </>
         )}
       </QueryState>

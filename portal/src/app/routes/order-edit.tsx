@@ -1,14 +1,16 @@
 // Record an order, or view/edit/delete one.
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { DeleteButton } from '../../components/delete-button';
+import { IdRow } from '../../components/id-row';
 import { PageHeader } from '../../components/page-header';
-import { Loading, Notice, QueryState } from '../../components/status';
+import { Loading, QueryState } from '../../components/status';
 import { useCreateOrder } from '../../features/orders/api/create-order';
 import { useDeleteOrder } from '../../features/orders/api/delete-order';
 import { useOrder } from '../../features/orders/api/get-order';
 import { useUpdateOrder } from '../../features/orders/api/update-order';
 import { OrderForm } from '../../features/orders/components/order-form';
-import { OrdersTable } from '../../features/orders/components/orders-table';
+import { OrderSummary } from '../../features/orders/components/order-summary';
+import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../hooks/use-session';
 import { useNames } from '../use-names';
 
@@ -53,25 +55,28 @@ export function OrderEditPage() {
       {(data) => (
         <>
           <PageHeader
-            title="Order"
+            title={`Order of ${formatDateTime(data.createdAtEpochMillis)}`}
+            documentTitle="Order"
             back={{ to: '/orders', label: 'Orders' }}
             actions={canDelete ? <DeleteButton id={id} what="this order" mutation={remove} onDeleted={() => navigate('/orders')} /> : null}
           />
-          {update.isSuccess ? <Notice tone="success">Order saved.</Notice> : null}
-          {!canWrite ? (
-            <OrdersTable orders={[data]} names={names} />
-          ) : names.isPending ? (
+          <IdRow label="Order id" id={data.id} />
+          <OrderSummary order={data} names={names} />
+          {!canWrite ? null : names.isPending ? (
             <Loading />
           ) : (
-            <OrderForm
-              key={JSON.stringify(data)}
-              order={data}
-              customers={names.customers}
-              products={names.products}
-              saving={update.isPending}
-              error={update.error}
-              onSubmit={(input) => update.mutate({ id, input })}
-            />
+            <>
+              <h2>Edit order</h2>
+              <OrderForm
+                key={JSON.stringify(data)}
+                order={data}
+                customers={names.customers}
+                products={names.products}
+                saving={update.isPending}
+                error={update.error}
+                onSubmit={(input) => update.mutate({ id, input })}
+              />
+            </>
           )}
         </>
       )}

@@ -1,6 +1,7 @@
 // Create a product, or view/edit one (read-only view without products:write).
 import { useNavigate, useParams } from 'react-router';
 import { DeleteButton } from '../../components/delete-button';
+import { IdRow } from '../../components/id-row';
 import { PageHeader } from '../../components/page-header';
 import { Notice, QueryState } from '../../components/status';
 import { useCreateProduct } from '../../features/products/api/create-product';
@@ -9,7 +10,10 @@ import { useProduct } from '../../features/products/api/get-product';
 import { useUpdateProduct } from '../../features/products/api/update-product';
 import { ProductDetails } from '../../features/products/components/product-details';
 import { ProductForm } from '../../features/products/components/product-form';
+import { useLicenses } from '../../features/licenses/api/get-licenses';
+import { useOrders } from '../../features/orders/api/get-orders';
 import { useCan } from '../../hooks/use-session';
+import { referencesText } from '../../lib/references';
 
 export function ProductCreatePage() {
   const navigate = useNavigate();
@@ -30,6 +34,11 @@ export function ProductEditPage() {
   const remove = useDeleteProduct();
   const canWrite = useCan('products:write');
   const canDelete = useCan('products:delete');
+  // Only the totals: whether Delete can succeed.
+  const canReadLicenses = useCan('licenses:read');
+  const canReadOrders = useCan('orders:read');
+  const licenses = useLicenses({ productId: id, limit: 1 }, canDelete && canReadLicenses);
+  const orders = useOrders({ productId: id, limit: 1 }, canDelete && canReadOrders);
 
   return (
     <QueryState query={product}>
@@ -45,11 +54,13 @@ export function ProductEditPage() {
                   what={`product ${data.name}`}
                   mutation={remove}
                   conflictHelp="Licenses or orders still refer to this product. Delete those first."
+                  blockedBy={referencesText(licenses.data?.total, orders.data?.total)}
                   onDeleted={() => navigate('/products')}
                 />
               ) : null
             }
           />
+          <IdRow label="Product id" id={data.id} />
           {update.isSuccess ? <Notice tone="success">Product saved. Existing licenses keep their limits; new ones get the new defaults.</Notice> : null}
           {canWrite ? (
             <ProductForm key={JSON.stringify(data)} product={data} saving={update.isPending} error={update.error} onSubmit={(input) => update.mutate({ id, input })} />

@@ -1,34 +1,29 @@
-// Products: search by name, paged.
+// Products: search by name, sortable, paged; newest first.
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { TextField } from '../../components/field';
 import { PageHeader } from '../../components/page-header';
 import { Pagination } from '../../components/pagination';
 import { EmptyState, QueryState } from '../../components/status';
 import { useProducts } from '../../features/products/api/get-products';
 import { ProductsTable } from '../../features/products/components/products-table';
+import { useListParams } from '../../hooks/use-list-params';
 import { useCan } from '../../hooks/use-session';
 import { pageQuery } from '../../lib/pagination';
 
 const PAGE_SIZE = 20;
+const SORTABLE = ['createdAt', 'name', 'price'];
 
 export function ProductsPage() {
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const page = Number(params.get('page') ?? '0') || 0;
+  const list = useListParams(SORTABLE, ['q']);
+  const q = list.filters.q ?? '';
   const [draft, setDraft] = useState(q);
-  const products = useProducts({ q: q || undefined, ...pageQuery(page, PAGE_SIZE) });
+  const products = useProducts({ q: q || undefined, ...list.sortQuery, ...pageQuery(list.page, PAGE_SIZE) });
   const canWrite = useCan('products:write');
 
-  const go = (nextQ: string, nextPage: number) => {
-    const search: Record<string, string> = {};
-    if (nextQ) search.q = nextQ;
-    if (nextPage) search.page = String(nextPage);
-    setParams(search);
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    go(draft.trim(), 0);
+    list.update({ filters: { q: draft.trim() } });
   };
 
   return (
@@ -49,11 +44,11 @@ export function ProductsPage() {
           Search
         </button>
       </form>
-      <QueryState query={products} empty={<EmptyState title={q ? 'No product matches.' : 'No products yet.'} />} isEmpty={(list) => list.total === 0}>
+      <QueryState query={products} empty={<EmptyState title={q ? 'No product matches.' : 'No products yet.'} />} isEmpty={(page) => page.total === 0}>
         {({ records, total }) => (
           <>
-            {records.length === 0 ? <EmptyState title="No more products." /> : <ProductsTable products={records} />}
-            <Pagination page={page} pageSize={PAGE_SIZE} shown={records.length} total={total} onPage={(next) => go(q, next)} />
+            {records.length === 0 ? <EmptyState title="No more products." /> : <ProductsTable products={records} sorting={list} />}
+            <Pagination page={list.page} pageSize={PAGE_SIZE} shown={records.length} total={total} onPage={list.setPage} />
           </>
         )}
       </QueryState>

@@ -11,7 +11,7 @@ export interface Credentials {
 export const login = (credentials: Credentials) =>
   apiRequest<LoginResponse>('POST', '/auth/login', { body: credentials, anonymous: true });
 
-/** Signs in and starts the session (token kept in sessionStorage). */
+/** Signs in and starts the session (token kept in localStorage, shared by the portal's tabs). */
 export function useLogin() {
   return useMutation({
     mutationFn: login,

@@ -3,7 +3,8 @@
 import { useState, type FormEvent } from 'react';
 import { TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
-import { useFormErrors } from '../../../hooks/use-form-errors';
+import { useCheckedForm } from '../../../hooks/use-checked-form';
+import { email, minLength, required } from '../../../lib/form-checks';
 import { useRegister } from '../api/register';
 
 const FIELDS = ['registrationKey', 'username', 'email', 'password'] as const;
@@ -11,7 +12,7 @@ const FIELDS = ['registrationKey', 'username', 'email', 'password'] as const;
 export function RegisterForm({ onRegistered }: { onRegistered: (username: string) => void }) {
   const [values, setValues] = useState({ registrationKey: '', username: '', email: '', password: '' });
   const register = useRegister();
-  const errors = useFormErrors(register.error, FIELDS);
+  const errors = useCheckedForm(values, { registrationKey: required, username: required, email, password: minLength(8) }, register.error, FIELDS);
   // The key errors are 403s with a clear message: show them on the key field.
   const keyError = register.error && /registration key/i.test((register.error as Error).message) ? (register.error as Error).message : null;
 
@@ -20,6 +21,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (username: string
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!errors.check()) return;
     register.mutate(
       { ...values, registrationKey: values.registrationKey.trim(), username: values.username.trim(), email: values.email.trim(), roleIds: [] },
       { onSuccess: (staff) => onRegistered(staff.username) },
@@ -42,7 +44,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (username: string
         value={values.password}
         onChange={set('password')}
         error={errors.fields.password}
-        hint="At least 8 characters."
+        hint={errors.fields.password ? undefined : 'At least 8 characters.'}
         autoComplete="new-password"
       />
       <button type="submit" className="button button-primary" disabled={register.isPending}>

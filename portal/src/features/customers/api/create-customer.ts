@@ -7,5 +7,5 @@ export const createCustomer = (input: CustomerInput) => api.post<Customer>('/cus
 
 export function useCreateCustomer() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createCustomer, onSuccess: () => invalidate(queryClient, keys.customers) });
+  return useMutation({ mutationFn: createCustomer, meta: { success: 'Customer created.' }, onSuccess: () => invalidate(queryClient, keys.customers) });
 }

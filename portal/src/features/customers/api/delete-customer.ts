@@ -6,5 +6,5 @@ export const deleteCustomer = (id: string) => api.delete(`/customers/${encodeURI
 
 export function useDeleteCustomer() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteCustomer, onSuccess: () => invalidate(queryClient, keys.customers) });
+  return useMutation({ mutationFn: deleteCustomer, meta: { success: 'Customer deleted.' }, onSuccess: () => invalidate(queryClient, keys.customers) });
 }

@@ -7,5 +7,5 @@ export const updateCustomer = ({ id, input }: { id: string; input: CustomerInput
 
 export function useUpdateCustomer() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: updateCustomer, onSuccess: () => invalidate(queryClient, keys.customers) });
+  return useMutation({ mutationFn: updateCustomer, meta: { success: 'Customer saved.' }, onSuccess: () => invalidate(queryClient, keys.customers) });
 }

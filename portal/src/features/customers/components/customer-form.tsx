@@ -3,7 +3,8 @@
 import { useState, type FormEvent } from 'react';
 import { TextAreaField, TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
-import { useFormErrors } from '../../../hooks/use-form-errors';
+import { useCheckedForm } from '../../../hooks/use-checked-form';
+import { email as emailCheck, required } from '../../../lib/form-checks';
 import type { Customer, CustomerInput } from '../../../types/api';
 import { joinSocials, splitSocials, type SocialRow } from '../socials';
 
@@ -27,13 +28,14 @@ export function CustomerForm({
   const [linkedin, setLinkedin] = useState(initial.linkedin);
   const [others, setOthers] = useState<SocialRow[]>(initial.others);
   const [note, setNote] = useState(customer?.note ?? '');
-  const errors = useFormErrors(error, FIELDS);
+  const errors = useCheckedForm({ name, email, note, 'socials.twitter': twitter, 'socials.linkedin': linkedin }, { name: required, email: emailCheck }, error, FIELDS);
 
   const setRow = (index: number, patch: Partial<SocialRow>) =>
     setOthers((rows) => rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!errors.check()) return;
     const input: CustomerInput = { name: name.trim(), email: email.trim(), socials: joinSocials(twitter, linkedin, others) };
     if (note.trim() !== '') input.note = note.trim();
     onSubmit(input);

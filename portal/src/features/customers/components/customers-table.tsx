@@ -1,18 +1,26 @@
 import { Link } from 'react-router';
+import { SortHeader, type SortControl } from '../../../components/sort-header';
 import { Table } from '../../../components/table';
-import { formatDate } from '../../../lib/format';
+import { Time } from '../../../components/time';
 import type { Customer } from '../../../types/api';
 
-export function CustomersTable({ customers }: { customers: Customer[] }) {
+/** `sorting`: the column headers sort the list (server-side). */
+export function CustomersTable({ customers, sorting }: { customers: Customer[]; sorting?: SortControl }) {
   return (
     <Table
       caption="Customers"
       head={
         <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Email</th>
+          <SortHeader field="name" control={sorting}>
+            Name
+          </SortHeader>
+          <SortHeader field="email" control={sorting}>
+            Email
+          </SortHeader>
           <th scope="col">Socials</th>
-          <th scope="col">Created</th>
+          <SortHeader field="createdAt" control={sorting}>
+            Created
+          </SortHeader>
         </tr>
       }
     >
@@ -29,7 +37,7 @@ export function CustomersTable({ customers }: { customers: Customer[] }) {
               </span>
             ))}
           </td>
-          <td className="nowrap">{formatDate(customer.createdAtEpochMillis)}</td>
+          <td className="nowrap"><Time at={customer.createdAtEpochMillis} /></td>
         </tr>
       ))}
     </Table>

@@ -7,5 +7,5 @@ export const createLicense = (input: LicenseCreateInput) => api.post<License>('/
 
 export function useCreateLicense() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createLicense, onSuccess: () => invalidate(queryClient, keys.licenses) });
+  return useMutation({ mutationFn: createLicense, meta: { success: 'License issued.' }, onSuccess: () => invalidate(queryClient, keys.licenses) });
 }

@@ -6,5 +6,5 @@ export const deleteLicense = (id: string) => api.delete(`/licenses/${encodeURICo
 
 export function useDeleteLicense() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteLicense, onSuccess: () => invalidate(queryClient, keys.licenses, keys.orders) });
+  return useMutation({ mutationFn: deleteLicense, meta: { success: 'License deleted.' }, onSuccess: () => invalidate(queryClient, keys.licenses, keys.orders) });
 }

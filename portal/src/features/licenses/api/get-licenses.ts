@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { keys } from '../../../lib/query-keys';
 import type { License, PageParams } from '../../../types/api';
@@ -6,6 +6,9 @@ import type { License, PageParams } from '../../../types/api';
 export interface LicenseQuery extends PageParams {
   customerId?: string;
   productId?: string;
+  /** Part of the key. */
+  key?: string;
+  status?: 'active' | 'expired';
 }
 
 /** One page (or, without limit/offset, all) of the licenses matching `query`, and how many match in all. */
@@ -15,6 +18,7 @@ export const licensesQueryOptions = (query: LicenseQuery = {}) =>
   queryOptions({
     queryKey: [...keys.licenses, 'list', query],
     queryFn: ({ signal }) => getLicenses(query, signal),
+    placeholderData: keepPreviousData,
   });
 
 export const useLicenses = (query: LicenseQuery = {}, enabled = true) => useQuery({ ...licensesQueryOptions(query), enabled });

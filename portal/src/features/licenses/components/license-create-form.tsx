@@ -4,10 +4,11 @@ import { useState, type FormEvent } from 'react';
 import { SelectField, TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
 import { CustomerSelect } from '../../customers/components/customer-select';
-import { useFormErrors } from '../../../hooks/use-form-errors';
+import { useCheckedForm } from '../../../hooks/use-checked-form';
+import { optionalWholeNumber, required } from '../../../lib/form-checks';
 import { formatLimit, fromDateTimeLocal } from '../../../lib/format';
 import { optionalInteger } from '../../../lib/form-values';
-import type { Customer, LicenseCreateInput, Product } from '../../../types/api';
+import type { Customer, LicenseCreateInput, Product, ProductName } from '../../../types/api';
 import { LimitChoice, type LimitValue } from './limit-choice';
 
 const FIELDS = ['customerId', 'productId', 'expiresAtEpochMillis', 'maxIps', 'maxHwids'] as const;
@@ -21,7 +22,8 @@ export function LicenseCreateForm({
   onSubmit,
 }: {
   customers: Customer[];
-  products: Product[];
+  /** Full products show their limits; names only (GET /products/names) still allow issuing. */
+  products: (ProductName & Partial<Product>)[];
   initialCustomerId?: string;
   saving: boolean;
   error: unknown;
@@ -32,11 +34,23 @@ export function LicenseCreateForm({
   const [expires, setExpires] = useState('');
   const [maxIps, setMaxIps] = useState<LimitValue>({ useDefault: true, text: '' });
   const [maxHwids, setMaxHwids] = useState<LimitValue>({ useDefault: true, text: '' });
-  const errors = useFormErrors(error, FIELDS);
+  const errors = useCheckedForm(
+    {
+      customerId,
+      productId,
+      expiresAtEpochMillis: expires,
+      maxIps: maxIps.useDefault ? '' : maxIps.text,
+      maxHwids: maxHwids.useDefault ? '' : maxHwids.text,
+    },
+    { customerId: (text) => (text ? null : 'Choose a customer.'), productId: (text) => (text ? null : 'Choose a product.'), maxIps: optionalWholeNumber, maxHwids: optionalWholeNumber },
+    error,
+    FIELDS,
+  );
   const product = products.find((p) => p.id === productId);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!errors.check()) return;
     const input: LicenseCreateInput = { customerId, productId, expiresAtEpochMillis: fromDateTimeLocal(expires) };
     if (!maxIps.useDefault) input.maxIps = optionalInteger(maxIps.text) as number | null;
     if (!maxHwids.useDefault) input.maxHwids = optionalInteger(maxHwids.text) as number | null;
@@ -65,7 +79,7 @@ export function LicenseCreateForm({
           hint="Empty = perpetual (never expires)."
         />
       </div>
-      {product ? (
+      {product && product.maxIps !== undefined ? (
         <p className="product-limits" data-testid="product-limits">
           {product.name} gives each license: <strong>Max IPs {formatLimit(product.maxIps)}</strong>,{' '}
           <strong>Max HWIDs {formatLimit(product.maxHwids)}</strong>.

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
+import { SortHeader, type SortControl } from '../../../components/sort-header';
 import { Table } from '../../../components/table';
+import { Time } from '../../../components/time';
 import { formatExpiry, formatLimit } from '../../../lib/format';
 import type { License } from '../../../types/api';
 import { licenseStatus } from '../license-stats';
@@ -10,7 +12,8 @@ export interface NameLookup {
   product: (id: string) => string;
 }
 
-export function LicensesTable({ licenses, names }: { licenses: License[]; names: NameLookup }) {
+/** `sorting`: the column headers sort the list (server-side). */
+export function LicensesTable({ licenses, names, sorting }: { licenses: License[]; names: NameLookup; sorting?: SortControl }) {
   const now = Date.now();
   return (
     <Table
@@ -21,9 +24,14 @@ export function LicensesTable({ licenses, names }: { licenses: License[]; names:
           <th scope="col">Customer</th>
           <th scope="col">Product</th>
           <th scope="col">Status</th>
-          <th scope="col">Expires</th>
+          <SortHeader field="expiresAt" control={sorting}>
+            Expires
+          </SortHeader>
           <th scope="col">IPs</th>
           <th scope="col">HWIDs</th>
+          <SortHeader field="createdAt" control={sorting}>
+            Issued
+          </SortHeader>
         </tr>
       }
     >
@@ -31,7 +39,7 @@ export function LicensesTable({ licenses, names }: { licenses: License[]; names:
         <tr key={license.id}>
           <td>
             <Link to={`/licenses/${license.id}`}>
-              <code>{license.id}</code>
+              <code className="license-key-cell">{license.id}</code>
             </Link>
           </td>
           <td>
@@ -48,6 +56,7 @@ export function LicensesTable({ licenses, names }: { licenses: License[]; names:
           <td>
             {license.usedHwids.length} / {formatLimit(license.maxHwids)}
           </td>
+          <td className="nowrap"><Time at={license.createdAtEpochMillis} /></td>
         </tr>
       ))}
     </Table>

@@ -7,5 +7,5 @@ export const createOrder = (input: OrderInput) => api.post<Order>('/orders', inp
 
 export function useCreateOrder() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createOrder, onSuccess: () => invalidate(queryClient, keys.orders) });
+  return useMutation({ mutationFn: createOrder, meta: { success: 'Order created.' }, onSuccess: () => invalidate(queryClient, keys.orders) });
 }

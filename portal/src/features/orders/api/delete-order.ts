@@ -6,5 +6,5 @@ export const deleteOrder = (id: string) => api.delete(`/orders/${encodeURICompon
 
 export function useDeleteOrder() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteOrder, onSuccess: () => invalidate(queryClient, keys.orders) });
+  return useMutation({ mutationFn: deleteOrder, meta: { success: 'Order deleted.' }, onSuccess: () => invalidate(queryClient, keys.orders) });
 }

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { keys } from '../../../lib/query-keys';
 import type { Order, PageParams } from '../../../types/api';
@@ -15,6 +15,7 @@ export const ordersQueryOptions = (query: OrderQuery = {}) =>
   queryOptions({
     queryKey: [...keys.orders, 'list', query],
     queryFn: ({ signal }) => getOrders(query, signal),
+    placeholderData: keepPreviousData,
   });
 
 export const useOrders = (query: OrderQuery = {}, enabled = true) => useQuery({ ...ordersQueryOptions(query), enabled });

@@ -7,5 +7,5 @@ export const updateOrder = ({ id, input }: { id: string; input: OrderInput }) =>
 
 export function useUpdateOrder() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: updateOrder, onSuccess: () => invalidate(queryClient, keys.orders) });
+  return useMutation({ mutationFn: updateOrder, meta: { success: 'Order saved.' }, onSuccess: () => invalidate(queryClient, keys.orders) });
 }

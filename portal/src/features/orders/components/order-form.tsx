@@ -5,11 +5,12 @@ import { useState, type FormEvent } from 'react';
 import { TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
 import { CustomerSelect } from '../../customers/components/customer-select';
-import { useFormErrors } from '../../../hooks/use-form-errors';
+import { useCheckedForm } from '../../../hooks/use-checked-form';
+import { amount } from '../../../lib/form-checks';
 import { useCan } from '../../../hooks/use-session';
 import { formatMoney } from '../../../lib/format';
 import { numberInput, requiredNumber } from '../../../lib/form-values';
-import type { Customer, Order, OrderInput, Product } from '../../../types/api';
+import type { Customer, Order, OrderInput, Product, ProductName } from '../../../types/api';
 import { PickList } from '../../../components/pick-list';
 import { useLicenses } from '../../licenses/api/get-licenses';
 
@@ -27,7 +28,8 @@ export function OrderForm({
   order?: Order;
   initialCustomerId?: string;
   customers: Customer[];
-  products: Product[];
+  /** With prices when products are readable; names only (GET /products/names) otherwise. */
+  products: (ProductName & Partial<Product>)[];
   saving: boolean;
   error: unknown;
   onSubmit: (input: OrderInput) => void;
@@ -36,7 +38,16 @@ export function OrderForm({
   const [productIds, setProductIds] = useState<string[]>(order?.productIds ?? []);
   const [licenseIds, setLicenseIds] = useState<string[]>(order?.licenseIds ?? []);
   const [total, setTotal] = useState(numberInput(order?.totalAmount));
-  const errors = useFormErrors(error, FIELDS);
+  const errors = useCheckedForm(
+    { customerId, productIds: productIds.join(','), totalAmount: total, licenseIds: licenseIds.join(',') },
+    {
+      customerId: (text) => (text ? null : 'Choose a customer.'),
+      productIds: (text) => (text ? null : 'Choose at least one product.'),
+      totalAmount: amount,
+    },
+    error,
+    FIELDS,
+  );
   const licenses = useLicenses({ customerId }, useCan('licenses:read') && customerId !== '');
 
   const productName = (id: string) => products.find((p) => p.id === id)?.name ?? 'Unknown product';
@@ -51,6 +62,7 @@ export function OrderForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!errors.check()) return;
     onSubmit({ customerId, productIds, licenseIds, totalAmount: requiredNumber(total) as number });
   };
 
@@ -60,7 +72,7 @@ export function OrderForm({
       <CustomerSelect customers={customers} value={customerId} onChange={setCustomerId} error={errors.fields.customerId} />
       <PickList
         legend="Products"
-        options={products.map((p) => ({ id: p.id, label: `${p.name} (${formatMoney(p.price)})` }))}
+        options={products.map((p) => ({ id: p.id, label: p.price === undefined ? p.name : `${p.name} (${formatMoney(p.price)})` }))}
         selected={productIds}
         onChange={setProductIds}
         error={errors.fields.productIds}

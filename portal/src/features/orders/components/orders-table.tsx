@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { SortHeader, type SortControl } from '../../../components/sort-header';
 import { Table } from '../../../components/table';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import type { Order } from '../../../types/api';
@@ -6,19 +7,26 @@ import type { Order } from '../../../types/api';
 export function OrdersTable({
   orders,
   names,
+  sorting,
 }: {
   orders: Order[];
   names: { customer: (id: string) => string; product: (id: string) => string };
+  /** The column headers sort the list (server-side). */
+  sorting?: SortControl;
 }) {
   return (
     <Table
       caption="Orders"
       head={
         <tr>
-          <th scope="col">Order</th>
+          <SortHeader field="createdAt" control={sorting}>
+            Order
+          </SortHeader>
           <th scope="col">Customer</th>
           <th scope="col">Products</th>
-          <th scope="col">Total</th>
+          <SortHeader field="totalAmount" control={sorting}>
+            Total
+          </SortHeader>
           <th scope="col">Licenses</th>
         </tr>
       }
@@ -35,8 +43,8 @@ export function OrdersTable({
           <td className="number">{formatMoney(order.totalAmount)}</td>
           <td>
             {order.licenseIds.map((id) => (
-              <Link key={id} to={`/licenses/${id}`} className="chip">
-                <code>{id.slice(0, 11)}…</code>
+              <Link key={id} to={`/licenses/${id}`} className="chip" title={id}>
+                <code>{id}</code>
               </Link>
             ))}
           </td>

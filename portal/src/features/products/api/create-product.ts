@@ -7,5 +7,5 @@ export const createProduct = (input: ProductInput) => api.post<Product>('/produc
 
 export function useCreateProduct() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createProduct, onSuccess: () => invalidate(queryClient, keys.products) });
+  return useMutation({ mutationFn: createProduct, meta: { success: 'Product created.' }, onSuccess: () => invalidate(queryClient, keys.products) });
 }

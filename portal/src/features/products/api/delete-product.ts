@@ -6,5 +6,5 @@ export const deleteProduct = (id: string) => api.delete(`/products/${encodeURICo
 
 export function useDeleteProduct() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteProduct, onSuccess: () => invalidate(queryClient, keys.products) });
+  return useMutation({ mutationFn: deleteProduct, meta: { success: 'Product deleted.' }, onSuccess: () => invalidate(queryClient, keys.products) });
 }

@@ -3,7 +3,8 @@
 import { useState, type FormEvent } from 'react';
 import { CheckboxField, TextAreaField, TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
-import { useFormErrors } from '../../../hooks/use-form-errors';
+import { useCheckedForm } from '../../../hooks/use-checked-form';
+import { amount, optionalWholeNumber, required } from '../../../lib/form-checks';
 import { numberInput, optionalInteger, optionalText, requiredNumber } from '../../../lib/form-values';
 import type { Product, ProductInput } from '../../../types/api';
 
@@ -32,12 +33,26 @@ export function ProductForm({
     maxHwids: numberInput(product?.maxHwids),
     marketplaceResourceId: product?.marketplaceResourceId ?? '',
   });
-  const errors = useFormErrors(error, FIELDS);
+  const errors = useCheckedForm(
+    {
+      name: v.name,
+      productType: v.productType,
+      description: v.description,
+      price: v.price,
+      recurringPeriodDays: v.isSubscription ? v.recurringPeriodDays : '',
+      maxIps: v.maxIps,
+      maxHwids: v.maxHwids,
+      marketplaceResourceId: v.marketplaceResourceId,
+    },
+    { name: required, productType: required, price: amount, recurringPeriodDays: optionalWholeNumber, maxIps: optionalWholeNumber, maxHwids: optionalWholeNumber },
+    error,
+    FIELDS,
+  );
   const text = (field: keyof typeof v) => (e: { target: { value: string } }) => setV((old) => ({ ...old, [field]: e.target.value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // Values that are not numbers go to the API as typed; its message names the field.
+    if (!errors.check()) return;
     onSubmit({
       name: v.name.trim(),
       productType: v.productType.trim(),

@@ -1,21 +1,31 @@
 import { Link } from 'react-router';
+import { SortHeader, type SortControl } from '../../../components/sort-header';
 import { Table } from '../../../components/table';
+import { Time } from '../../../components/time';
 import { formatLimit, formatMoney } from '../../../lib/format';
 import type { Product } from '../../../types/api';
 
-export function ProductsTable({ products }: { products: Product[] }) {
+/** `sorting`: the column headers sort the list (server-side). */
+export function ProductsTable({ products, sorting }: { products: Product[]; sorting?: SortControl }) {
   return (
     <Table
       caption="Products"
       head={
         <tr>
-          <th scope="col">Name</th>
+          <SortHeader field="name" control={sorting}>
+            Name
+          </SortHeader>
           <th scope="col">Type</th>
-          <th scope="col">Price</th>
+          <SortHeader field="price" control={sorting}>
+            Price
+          </SortHeader>
           <th scope="col">Max IPs</th>
           <th scope="col">Max HWIDs</th>
           <th scope="col">Billing</th>
           <th scope="col">Marketplace id</th>
+          <SortHeader field="createdAt" control={sorting}>
+            Created
+          </SortHeader>
         </tr>
       }
     >
@@ -30,6 +40,7 @@ export function ProductsTable({ products }: { products: Product[] }) {
           <td>{formatLimit(product.maxHwids)}</td>
           <td>{product.isSubscription ? `Every ${product.recurringPeriodDays ?? '?'} days` : 'One-off'}</td>
           <td>{product.marketplaceResourceId ?? <span className="muted">—</span>}</td>
+          <td className="nowrap"><Time at={product.createdAtEpochMillis} /></td>
         </tr>
       ))}
     </Table>

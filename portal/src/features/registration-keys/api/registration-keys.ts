@@ -24,5 +24,5 @@ export function useGenerateRegistrationKey() {
 
 export function useRevokeRegistrationKey() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: revokeRegistrationKey, onSuccess: () => invalidate(queryClient, keys.registrationKeys) });
+  return useMutation({ mutationFn: revokeRegistrationKey, meta: { success: 'Registration key revoked.' }, onSuccess: () => invalidate(queryClient, keys.registrationKeys) });
 }

@@ -12,7 +12,7 @@ export const deleteRole = (id: string) => api.delete(`/roles/${encodeURIComponen
 
 export function useCreateRole() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createRole, onSuccess: () => invalidate(queryClient, keys.roles) });
+  return useMutation({ mutationFn: createRole, meta: { success: 'Role created.' }, onSuccess: () => invalidate(queryClient, keys.roles) });
 }
 
 export function useUpdateRole() {
@@ -22,5 +22,5 @@ export function useUpdateRole() {
 
 export function useDeleteRole() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteRole, onSuccess: () => invalidate(queryClient, keys.roles, keys.staff) });
+  return useMutation({ mutationFn: deleteRole, meta: { success: 'Role deleted.' }, onSuccess: () => invalidate(queryClient, keys.roles, keys.staff) });
 }

@@ -14,15 +14,15 @@ export const deleteStaff = (id: string) => api.delete(`/staff/${encodeURICompone
 
 export function useSetStaffRoles() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: setStaffRoles, onSuccess: () => invalidate(queryClient, keys.staff) });
+  return useMutation({ mutationFn: setStaffRoles, meta: { success: 'Roles saved.' }, onSuccess: () => invalidate(queryClient, keys.staff) });
 }
 
 export function useSetStaffActive() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: setStaffActive, onSuccess: () => invalidate(queryClient, keys.staff) });
+  return useMutation({ mutationFn: setStaffActive, meta: { success: 'Account updated.' }, onSuccess: () => invalidate(queryClient, keys.staff) });
 }
 
 export function useDeleteStaff() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteStaff, onSuccess: () => invalidate(queryClient, keys.staff) });
+  return useMutation({ mutationFn: deleteStaff, meta: { success: 'Account deleted.' }, onSuccess: () => invalidate(queryClient, keys.staff) });
 }

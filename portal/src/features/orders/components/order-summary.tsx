@@ -1,0 +1,32 @@
+// A saved order at a glance: who, what, how much, which licenses (each a link).
+import { Link } from 'react-router';
+import { formatDateTime, formatMoney } from '../../../lib/format';
+import type { Order } from '../../../types/api';
+
+export function OrderSummary({ order, names }: { order: Order; names: { customer: (id: string) => string; product: (id: string) => string } }) {
+  return (
+    <section className="card" aria-label="Order summary">
+      <dl className="facts">
+        <dt>Customer</dt>
+        <dd>
+          <Link to={`/customers/${order.customerId}`}>{names.customer(order.customerId)}</Link>
+        </dd>
+        <dt>Products</dt>
+        <dd>{order.productIds.map(names.product).join(', ')}</dd>
+        <dt>Total</dt>
+        <dd>{formatMoney(order.totalAmount)}</dd>
+        <dt>Licenses</dt>
+        <dd>
+          {order.licenseIds.length === 0 ? <span className="muted">None</span> : null}
+          {order.licenseIds.map((id) => (
+            <Link key={id} to={`/licenses/${id}`} className="chip">
+              <code>{id}</code>
+            </Link>
+          ))}
+        </dd>
+        <dt>Recorded</dt>
+        <dd>{formatDateTime(order.createdAtEpochMillis)}</dd>
+      </dl>
+    </section>
+  );
+}
