@@ -31,6 +31,9 @@ import { registrationKeysRoutes } from './modules/registration-keys/registration
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { ensureMasterAdmin } from './modules/staff/master-admin.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
+import { createKeyRing, type KeyRing } from './modules/signing/key-ring.js';
+import { signingRoutes } from './modules/signing/signing.routes.js';
+import { licenseFileRoutes } from './modules/licenses/license-file.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +41,8 @@ declare module 'fastify' {
     db: Db;
     dialect: Dialect;
     tokens: TokenService;
+    /** Keys that sign validation receipts and license files. */
+    signingKeys: KeyRing;
     loginLimiter: FailureLimiter;
     /** Runs `fn` in one database transaction: all of its writes commit or none do. */
     transaction<T>(fn: (trx: Db) => Promise<T>): Promise<T>;
@@ -92,6 +97,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('db', db);
   app.decorate('dialect', dialect);
   app.decorate('tokens', createTokenService(await resolveJwtSecret(db, config.jwtSecret)));
+  app.decorate('signingKeys', await createKeyRing(db, config.signingKey));
   app.decorate('transaction', <T>(fn: (trx: Db) => Promise<T>) => db.transaction().execute(fn));
   app.decorate('snapshot', <T>(fn: (db: Db) => Promise<T>) =>
     dialect === 'postgres'
@@ -135,6 +141,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(licensesRoutes);
   await app.register(licenseStatsRoutes);
   await app.register(validationRoutes, { sqlite });
+  await app.register(signingRoutes);
+  await app.register(licenseFileRoutes);
   await app.register(marketplaceRoutes);
   await registerPortal(app);
 
