@@ -26,7 +26,8 @@ export const signingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=60');
+      // no-cache: a rotation or deletion shows at once (the portal reads this set too).
+      reply.header('cache-control', 'no-cache');
       return ring.jwks();
     },
   );

@@ -8,6 +8,7 @@ import { useDeleteProduct } from '../../features/products/api/delete-product';
 import { useProduct } from '../../features/products/api/get-product';
 import { useUpdateProduct } from '../../features/products/api/update-product';
 import { ProductDetails } from '../../features/products/components/product-details';
+import { IntegratePanel } from '../../features/products/components/integrate-panel';
 import { ProductForm } from '../../features/products/components/product-form';
 import { useCan } from '../../hooks/use-session';
 
@@ -56,6 +57,7 @@ export function ProductEditPage() {
           ) : (
             <ProductDetails product={data} />
           )}
+          <IntegratePanel productId={id} />
         </>
       )}
     </QueryState>
