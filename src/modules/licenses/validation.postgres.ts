@@ -70,6 +70,7 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
       const license = await repo.lockLicense(trx, req.licenseId);
       if (!license) return false; // deleted meanwhile: nothing to record
       const now = Date.now();
+      req.decidedAtEpochMillis = now;
       const ipBound = await repo.isIpBound(trx, req.licenseId, req.ip);
       const hwidBound = await repo.isHwidBound(trx, req.licenseId, req.hwid);
       const ipUsage = ipBound ? { used: 0, next: 0 } : await repo.slotUsage(trx, 'license_ips', req.licenseId);
@@ -90,6 +91,7 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
 
   const validate = async (req: ValidationRequest): Promise<boolean> => {
     const now = Date.now();
+    req.decidedAtEpochMillis = now;
     const decided = await decideWithoutLock(req, now);
     if (decided === null) return false; // unknown license: nothing to record
     let valid: boolean;

@@ -4,7 +4,7 @@ import { clientIp } from '../../http/client-ip.js';
 import { validationRateLimit } from '../../http/rate-limit.js';
 import { ErrorSchema } from '../../http/schemas.js';
 import { ValidateBodySchema, ValidateResultSchema } from './licenses.schemas.js';
-import { createValidator } from './validation.service.js';
+import { createValidator, type ValidationRequest } from './validation.service.js';
 import { signCompact } from '../signing/jws.js';
 
 const RECEIPT_HEADER = 'Validation-Receipt';
@@ -48,10 +48,11 @@ export const validationRoutes: FastifyPluginAsyncTypebox<ValidationRoutesOptions
     async (request, reply) => {
       const { licenseId, productId, hwid, nonce } = request.body;
       const ip = clientIp(request);
-      const valid = await validator.validate({ licenseId, productId, hwid, ip });
+      const decision: ValidationRequest = { licenseId, productId, hwid, ip };
+      const valid = await validator.validate(decision);
       if (nonce !== undefined) {
-        // Taken once the decision is committed; the attempt in the history carries the moment it was decided.
-        const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis: Date.now() };
+        const timestampEpochMillis = decision.decidedAtEpochMillis ?? Date.now(); // the time the recorded attempt carries
+        const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis };
         reply.header(RECEIPT_HEADER, signCompact(await app.signingKeys.current(), 'validation-receipt', payload));
       }
       return { valid };

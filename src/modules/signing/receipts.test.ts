@@ -4,7 +4,7 @@ import { loadConfig } from '../../config.js';
 import { createKeyRing } from './key-ring.js';
 import { auditEntries, staffWith } from '../../../test/helpers/fixtures.js';
 import { decodePayload, verifyJws } from '../../../test/helpers/jws.js';
-import { newLicense, newProduct, validate } from '../../../test/helpers/licenses.js';
+import { newLicense, newProduct, readLicense, validate } from '../../../test/helpers/licenses.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 const nonce = () => randomBytes(32).toString('base64url');
@@ -47,6 +47,8 @@ describe.each(DIALECTS)('signed validation receipts (%s)', (dialect) => {
       expect(payload).toMatchObject({ ...body, ip: '127.0.0.3', valid });
       expect(payload.timestampEpochMillis).toBeGreaterThanOrEqual(before);
       expect(payload.timestampEpochMillis).toBeLessThanOrEqual(Date.now());
+      const attempts = (await readLicense(t, license.id)).validationAttempts;
+      expect(attempts.at(-1)!.timestampEpochMillis).toBe(payload.timestampEpochMillis); // the decision's own time
     }
   });
 
