@@ -60,7 +60,7 @@ export class LicenseClient {
     const nonce = randomBytes(32).toString('base64url');
     let response: Response;
     try {
-      response = await fetch(new URL('/licenses/validate', this.options.url), {
+      response = await fetch(`${this.options.url.replace(/\/+$/, '')}/licenses/validate`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ ...request, nonce }),

@@ -101,6 +101,16 @@ describe.each(DIALECTS)('signed validation receipts (%s)', (dialect) => {
     expect(JSON.parse(removed.data)).toEqual({ kid: oldKid, x: expect.any(String) });
   });
 
+  it('serialises concurrent rotations: one current key, every new key published', async () => {
+    const results = await Promise.all([1, 2, 3].map(() => t.admin('POST', '/admin/signing-keys')));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
+    const list = (await t.admin('GET', '/admin/signing-keys')).json as { kid: string; current: boolean }[];
+    expect(list.filter((k) => k.current)).toHaveLength(1);
+    const published = (await jwksOf(t)).keys.map((k: { kid: string }) => k.kid);
+    for (const r of results) expect(published).toContain(r.json.kid);
+    expect(published[0]).toBe(list.find((k) => k.current)!.kid);
+  });
+
   it('keeps signing-key administration to the Master Admin', async () => {
     const staff = await staffWith(t, ['licenses:write']);
     for (const [method, path] of [['GET', '/admin/signing-keys'], ['POST', '/admin/signing-keys'], ['DELETE', '/admin/signing-keys/x']]) {
