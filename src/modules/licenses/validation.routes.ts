@@ -39,7 +39,8 @@ export const validationRoutes: FastifyPluginAsyncTypebox<ValidationRoutesOptions
         response: {
           200: {
             ...ValidateResultSchema,
-            headers: Type.Object({ 'Validation-Receipt': Type.Optional(Type.String({ description: 'Signed receipt; present iff the request had a nonce' })) }),
+            description: 'The decision; with a nonce, also the signed receipt header',
+            headers: { 'Validation-Receipt': Type.String({ description: 'Compact JWS; present iff the request had a nonce' }) },
           },
           429: { ...ErrorSchema, description: 'More than VALIDATION_RATE_LIMIT (default 30) requests in 60 s from this IP; see Retry-After' },
         },
