@@ -46,7 +46,8 @@ public final class LicenseClient {
         this.cacheFile = cacheFile;
         this.graceMs = (long) (graceHours * HOUR_MS);
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        // HTTP/1.1: no h2c upgrade attempt on plain-HTTP URLs (some proxies mishandle it).
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
     }
 
     public ValidationResult validate(String licenseId, String productId, String hwid) {
