@@ -4,6 +4,7 @@
 // BENCH_DURATION seconds, default 5, after a 2 s warm-up), BENCH_ROUNDS (default 3)
 // interleaved rounds, and reports each scenario's median. The service runs on a fresh
 // SQLite file, or on a fresh PostgreSQL database with BENCH_DATABASE_URL (bench/database.ts).
+import { generateKeyPairSync, sign } from 'node:crypto';
 import autocannon from 'autocannon';
 import { benchDatabase } from './database.js';
 import { startServer, type Server } from './processes.js';
@@ -22,7 +23,7 @@ interface Scenario {
   body: string;
   contentType?: string;
   /** What one request must answer before the load starts (a sanity check). */
-  expect: { status: number; body: string };
+  expect: { status: number; body: string; header?: string };
 }
 
 interface Measurement {
@@ -43,6 +44,7 @@ async function measure(server: Server, scenario: Scenario): Promise<Measurement>
   };
   const probe = await fetch(options.url, { method: 'POST', headers: options.headers, body: options.body });
   const text = await probe.text();
+  if (scenario.expect.header && !probe.headers.get(scenario.expect.header)) throw new Error(`${scenario.name}: no ${scenario.expect.header} header`);
   if (probe.status !== scenario.expect.status || text !== scenario.expect.body) {
     throw new Error(`${scenario.name}: expected ${scenario.expect.status} ${scenario.expect.body}, got ${probe.status} ${text}`);
   }
@@ -81,7 +83,7 @@ async function validationScenarios(seed: Seed): Promise<Scenario[]> {
   });
   const customer = await seed.api('/customers', { name: 'Bench customer', email: 'bench@example.com' });
   const license = (limits: object) => seed.api('/licenses', { productId: product.id, customerId: customer.id, ...limits });
-  const validation = (licenseId: string, hwid: string) => JSON.stringify({ licenseId, productId: product.id, hwid });
+  const validation = (licenseId: string, hwid: string, nonce?: string) => JSON.stringify({ licenseId, productId: product.id, hwid, nonce });
 
   // Bound: this process's IP (127.0.0.1) and the HWID were bound by a first validation.
   const bound = await license({ maxIps: 1, maxHwids: 1 });
@@ -91,7 +93,9 @@ async function validationScenarios(seed: Seed): Promise<Scenario[]> {
   await seed.api('/licenses/validate', JSON.parse(validation(full.id, 'HWID-TAKEN')));
 
   return [
-    { name: 'validate: IP and HWID already bound', path: '/licenses/validate', body: validation(bound.id, 'HWID-BOUND'), expect: { status: 200, body: '{"valid":true}' } },
+    { name: BOUND_ROW, path: '/licenses/validate', body: validation(bound.id, 'HWID-BOUND'), expect: { status: 200, body: '{"valid":true}' } },
+    // The same request with a nonce: the answer carries a signed Validation-Receipt (one Ed25519 signature).
+    { name: SIGNED_ROW, path: '/licenses/validate', body: validation(bound.id, 'HWID-BOUND', 'bench-nonce-0123456789abcdef'), expect: { status: 200, body: '{"valid":true}', header: 'validation-receipt' } },
     { name: 'validate: HWID slot full (false)', path: '/licenses/validate', body: validation(full.id, 'HWID-OTHER'), expect: { status: 200, body: '{"valid":false}' } },
     // For reference: the same route when nothing is written (no attempt to record).
     { name: 'validate: unknown license (no write)', path: '/licenses/validate', body: validation('ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ', 'HWID-BOUND'), expect: { status: 200, body: '{"valid":false}' } },
@@ -118,6 +122,20 @@ const REFERENCE_BODY = JSON.stringify({ licenseId: 'ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZ
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 
+const BOUND_ROW = 'validate: IP and HWID already bound';
+const SIGNED_ROW = 'validate: bound, signed (nonce)';
+
+/** CPU time of one receipt signature (node:crypto Ed25519, synchronous on the event loop). */
+function signatureMicros(): number {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const input = Buffer.from(`${'h'.repeat(80)}.${'p'.repeat(240)}`);
+  for (let i = 0; i < 500; i += 1) sign(null, input, privateKey);
+  const count = 5000;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i += 1) sign(null, input, privateKey);
+  return Number(process.hrtime.bigint() - start) / 1000 / count;
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** One row per scenario: the median of its rounds (this machine's neighbours make single runs swing). */
@@ -143,7 +161,13 @@ function report(rows: Measurement[], databaseLabel: string): void {
     const ratio = `${Math.round((row.rps / bare.rps) * 100)}%`;
     console.log(`${row.name.padEnd(40)}${pad(Math.round(row.rps), 9)}${pad(row.p50, 9)}${pad(row.p99, 9)}${pad(ratio, 9)}${pad(row.failures, 8)}`);
   }
-  const target = rows.find((row) => row.name.startsWith('validate: IP and HWID already bound'));
+  const bound = rows.find((row) => row.name === BOUND_ROW);
+  const signed = rows.find((row) => row.name === SIGNED_ROW);
+  if (bound && signed) {
+    console.log(`\nbound, signed vs bound, unsigned: ${Math.round((signed.rps / bound.rps) * 100)}% of the req/s`);
+    console.log(`one Ed25519 receipt signature: ${signatureMicros().toFixed(1)} µs of event-loop time`);
+  }
+  const target = rows.find((row) => row.name.startsWith(BOUND_ROW));
   if (target) {
     const ok = target.rps >= 0.6 * bare.rps && target.p99 < 10;
     console.log(`\ntarget (bound validations >= 60% of bare, p99 < 10 ms): ${ok ? 'met' : 'NOT met'}`);

@@ -34,6 +34,9 @@ import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { ensureMasterAdmin, type GeneratedAdmin } from './modules/staff/master-admin.js';
 import { loggerOptions } from './http/logger.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
+import { createKeyRing, type KeyRing } from './modules/signing/key-ring.js';
+import { signingRoutes } from './modules/signing/signing.routes.js';
+import { licenseFileRoutes } from './modules/licenses/license-file.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,6 +44,8 @@ declare module 'fastify' {
     db: Db;
     dialect: Dialect;
     tokens: TokenService;
+    /** Keys that sign validation receipts and license files. */
+    signingKeys: KeyRing;
     loginLimiter: FailureLimiter;
     /** The Master Admin this start generated (first start without MASTER_ADMIN_*), for the start banner. */
     generatedAdmin: GeneratedAdmin | null;
@@ -98,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('db', db);
   app.decorate('dialect', dialect);
   app.decorate('tokens', createTokenService(await resolveJwtSecret(db, config.jwtSecret)));
+  app.decorate('signingKeys', await createKeyRing(db, config.signingKey));
   app.decorate('transaction', <T>(fn: (trx: Db) => Promise<T>) => db.transaction().execute(fn));
   app.decorate('snapshot', <T>(fn: (db: Db) => Promise<T>) =>
     dialect === 'postgres'
@@ -143,6 +149,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(licensesRoutes);
   await app.register(licenseStatsRoutes);
   await app.register(validationRoutes, { sqlite });
+  await app.register(signingRoutes);
+  await app.register(licenseFileRoutes);
   await app.register(marketplaceRoutes);
   await registerPortal(app);
 

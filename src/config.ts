@@ -1,5 +1,6 @@
 // One typed configuration object, read from an optional JSON file (CONFIG_FILE) and
 // overridden by environment variables. A bad value stops the start and names its key.
+import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 export interface Config {
@@ -12,6 +13,8 @@ export interface Config {
   redisKeyPrefix: string;
   marketplaceSecret: string | null;
   jwtSecret: string | null;
+  /** PKCS#8 PEM of the Ed25519 key that signs receipts and license files; null: generated and stored in the database. */
+  signingKey: string | null;
   /** Fastify's trustProxy: false, true (trust every proxy) or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | string;
   validationRateLimit: number;
@@ -43,6 +46,7 @@ const KEYS = {
   redisKeyPrefix: ['REDIS_KEY_PREFIX', 'redis.keyPrefix'],
   marketplaceSecret: ['MARKETPLACE_SECRET', 'marketplace.secret'],
   jwtSecret: ['JWT_SECRET', 'auth.jwtSecret'],
+  signingKey: ['SIGNING_KEY', 'signing.privateKey'],
   trustProxy: ['TRUST_PROXY', 'trustProxy'],
   validationRateLimit: ['VALIDATION_RATE_LIMIT', 'rateLimits.validation'],
   webhookRateLimit: ['WEBHOOK_RATE_LIMIT', 'rateLimits.webhook'],
@@ -133,6 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`${raw('jwtSecret').name} must be at least 32 bytes long`);
   }
 
+  const signingKey = readSigningKey(str('signingKey'), raw('signingKey').name);
+
   const logLevel = str('logLevel') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`${raw('logLevel').name} must be one of ${LOG_LEVELS.join(', ')}`);
@@ -166,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: str('redisKeyPrefix') ?? 'licensing:',
     marketplaceSecret: str('marketplaceSecret'),
     jwtSecret,
+    signingKey,
     trustProxy: parseTrustProxy(raw('trustProxy')),
     validationRateLimit: int('validationRateLimit', 30, 1),
     webhookRateLimit: int('webhookRateLimit', 60, 1),
@@ -180,6 +187,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken,
     metricsPort: metricsPort === 0 ? null : metricsPort,
   };
+}
+
+/** Checks the PEM now so a bad key stops the start; the message never quotes the key. */
+function readSigningKey(pem: string | null, name: string): string | null {
+  if (pem === null) return null;
+  const text = pem.includes('\\n') && !pem.includes('\n') ? pem.replaceAll('\\n', '\n') : pem; // one-line env values
+  try {
+    const key = createPrivateKey({ key: text, format: 'pem' });
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error(`an ${key.asymmetricKeyType} key`);
+  } catch (err) {
+    throw new ConfigError(`${name} must be an Ed25519 private key in PKCS#8 PEM (got ${(err as Error).message.startsWith('an ') ? (err as Error).message : 'something unreadable'})`);
+  }
+  return text;
 }
 
 function parseTrustProxy({ value, name }: { value: unknown; name: string }): boolean | string {

@@ -14,6 +14,7 @@ export const TABLES: TableSpec[] = [
   { name: 'roles', orderBy: ['id'] },
   { name: 'staff_roles', orderBy: ['staff_id', 'position'] },
   { name: 'registration_keys', orderBy: ['id'] },
+  { name: 'signing_keys', orderBy: ['kid'] }, // receipt and license-file keys, private parts included
   { name: 'audit_entries', orderBy: ['id'] },
   { name: 'customers', orderBy: ['id'] },
   { name: 'products', orderBy: ['id'] },

@@ -136,6 +136,18 @@ export interface OrderLicensesTable {
   position: number;
 }
 
+/** An Ed25519 signing key; `slot` is 'current' on the key in use, null once retired. */
+export interface SigningKeysTable {
+  kid: string;
+  slot: string | null;
+  /** PKCS#8 PEM; never leaves the service */
+  private_key: string;
+  /** the public key, base64url (JWK `x`) */
+  public_x: string;
+  created_at: number;
+  retired_at: number | null;
+}
+
 export interface Database {
   settings: SettingsTable;
   staff: StaffTable;
@@ -152,4 +164,5 @@ export interface Database {
   orders: OrdersTable;
   order_products: OrderProductsTable;
   order_licenses: OrderLicensesTable;
+  signing_keys: SigningKeysTable;
 }

@@ -6,7 +6,7 @@ const labels = (permissions: string[], isMasterAdmin = false) => visibleNavItems
 describe('navigation by permission', () => {
   it('shows the Master Admin everything', () => {
     expect(labels(['*'], true)).toEqual([
-      'Dashboard', 'Customers', 'Products', 'Licenses', 'Orders', 'Staff', 'Roles', 'Registration keys', 'Audit log',
+      'Dashboard', 'Customers', 'Products', 'Licenses', 'Orders', 'Staff', 'Roles', 'Registration keys', 'Signing keys', 'Audit log',
     ]);
   });
 
@@ -16,6 +16,7 @@ describe('navigation by permission', () => {
 
   it('hides registration keys from a "*" account that is not the Master Admin', () => {
     expect(labels(['*'])).not.toContain('Registration keys');
+    expect(labels(['*'])).not.toContain('Signing keys');
   });
 
   it('leaves only the dashboard for an account without permissions', () => {

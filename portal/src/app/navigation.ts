@@ -18,6 +18,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/staff', label: 'Staff', requires: 'staff:read' },
   { to: '/roles', label: 'Roles', requires: 'roles:read' },
   { to: '/registration-keys', label: 'Registration keys', requires: MASTER_ADMIN },
+  { to: '/signing-keys', label: 'Signing keys', requires: MASTER_ADMIN },
   { to: '/audit', label: 'Audit log', requires: 'actions:read' },
 ];
 

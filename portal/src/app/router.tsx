@@ -23,6 +23,7 @@ import { RegistrationKeysPage } from './routes/registration-keys';
 import { RoleCreatePage, RolePage } from './routes/role';
 import { RolesPage } from './routes/roles';
 import { SignInPage } from './routes/sign-in';
+import { SigningKeysPage } from './routes/signing-keys';
 import { StaffPage } from './routes/staff';
 
 const guarded = (requires: Requirement, page: ReactNode) => <Guard requires={requires}>{page}</Guard>;
@@ -54,6 +55,7 @@ export const createRouter = () =>
           { path: 'roles/new', element: guarded('roles:write', <RoleCreatePage />) },
           { path: 'roles/:id', element: guarded('roles:read', <RolePage />) },
           { path: 'registration-keys', element: guarded(MASTER_ADMIN, <RegistrationKeysPage />) },
+          { path: 'signing-keys', element: guarded(MASTER_ADMIN, <SigningKeysPage />) },
           { path: 'audit', element: guarded('actions:read', <AuditPage />) },
           { path: '*', element: <NotFoundPage /> },
         ],

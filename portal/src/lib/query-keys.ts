@@ -11,6 +11,7 @@ export const keys = {
   staff: ['staff'] as const,
   roles: ['roles'] as const,
   registrationKeys: ['registration-keys'] as const,
+  signingKeys: ['signing-keys'] as const,
   audit: ['actions'] as const,
 };
 

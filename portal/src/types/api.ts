@@ -30,6 +30,22 @@ export interface Role {
   permissions: string[];
 }
 
+export interface SigningKey {
+  kid: string;
+  createdAtEpochMillis: number;
+  retiredAtEpochMillis: number | null;
+  current: boolean;
+}
+
+export interface JwkSet {
+  keys: { kty: string; crv: string; x: string; kid: string; alg: string; use: string }[];
+}
+
+export interface LicenseFile {
+  licenseFile: string;
+  validUntilEpochMillis: number;
+}
+
 export interface RegistrationKey {
   id: string;
   /** Present only in the response that generated it. */

@@ -123,7 +123,24 @@ export const ValidateBodySchema = Type.Object({
   licenseId: Type.String({ description: 'The license key', examples: ['7K3QD-9XW2M-PA4ZR-0HT6B-N5YCE'] }),
   productId: Type.String({ description: 'Product the client software belongs to' }),
   hwid: Type.String({ maxLength: 1024, description: 'Hardware id of the machine', examples: ['machine-42'] }),
+  nonce: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9_-]{16,128}$',
+      description:
+        'Fresh random value per request (16–128 of A-Z a-z 0-9 - _). With it, the 200 answer carries a signed `Validation-Receipt` header that repeats it.',
+      examples: ['q0Zk8mX3vT1pR7sYc2Wn5uHa9JbLd4Ee'],
+    }),
+  ),
 });
 export type ValidateBody = Static<typeof ValidateBodySchema>;
 
 export const ValidateResultSchema = Type.Object({ valid: Type.Boolean({ description: 'Whether the license may be used' }) });
+
+export const LicenseFileBodySchema = Type.Object({
+  validForDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'How long the file is valid offline (default 365)' })),
+});
+
+export const LicenseFileSchema = Type.Object({
+  licenseFile: Type.String({ description: 'Compact JWS (EdDSA, typ license-file) verifiable with the JWK Set' }),
+  validUntilEpochMillis: Type.Integer({ description: 'When the file stops being valid (the license may expire earlier)' }),
+});

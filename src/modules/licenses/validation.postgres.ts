@@ -74,6 +74,7 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
       const license = await repo.lockLicense(trx, req.licenseId);
       if (!license) return false; // deleted meanwhile: nothing to record
       const now = Date.now();
+      req.decidedAtEpochMillis = now;
       const ipBound = await repo.isIpBound(trx, req.licenseId, req.ip);
       const hwidBound = await repo.isHwidBound(trx, req.licenseId, req.hwid);
       const ipUsage = ipBound ? { used: 0, next: 0 } : await repo.slotUsage(trx, 'license_ips', req.licenseId);
@@ -94,6 +95,7 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
 
   const validate = async (req: ValidationRequest): Promise<boolean> => {
     const now = Date.now();
+    req.decidedAtEpochMillis = now;
     const decided = await decideWithoutLock(req, now);
     if (decided === null) {
       reportValidation('UNKNOWN_LICENSE', false);

@@ -1,10 +1,13 @@
 import type SqliteDatabase from 'better-sqlite3';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientIp } from '../../http/client-ip.js';
 import { validationRateLimit } from '../../http/rate-limit.js';
 import { ErrorSchema } from '../../http/schemas.js';
 import { ValidateBodySchema, ValidateResultSchema } from './licenses.schemas.js';
-import { createValidator } from './validation.service.js';
+import { createValidator, type ValidationRequest } from './validation.service.js';
+import { signCompact } from '../signing/jws.js';
+
+const RECEIPT_HEADER = 'Validation-Receipt';
 
 export interface ValidationRoutesOptions {
   /** The raw SQLite handle behind app.db (null on PostgreSQL): validation prepares its statements on it. */
@@ -29,17 +32,31 @@ export const validationRoutes: FastifyPluginAsyncTypebox<ValidationRoutesOptions
           'Checks in order: product match, expiry (at or past is expired), IP slot, HWID slot; the first failure ' +
           'answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is ' +
           'recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or ' +
-          'non-string fields are 400. Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
+          'non-string fields are 400. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS ' +
+          '(EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis}, ' +
+          'verifiable with GET /.well-known/jwks.json. Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
         body: ValidateBodySchema,
         response: {
-          200: ValidateResultSchema,
+          200: {
+            ...ValidateResultSchema,
+            description: 'The decision; with a nonce, also the signed receipt header',
+            headers: { 'Validation-Receipt': Type.String({ description: 'Compact JWS; present iff the request had a nonce' }) },
+          },
           429: { ...ErrorSchema, description: 'More than VALIDATION_RATE_LIMIT (default 30) requests in 60 s from this IP; see Retry-After' },
         },
       },
     },
-    async (request) => {
-      const { licenseId, productId, hwid } = request.body;
-      return { valid: await validator.validate({ licenseId, productId, hwid, ip: clientIp(request) }) };
+    async (request, reply) => {
+      const { licenseId, productId, hwid, nonce } = request.body;
+      const ip = clientIp(request);
+      const decision: ValidationRequest = { licenseId, productId, hwid, ip };
+      const valid = await validator.validate(decision);
+      if (nonce !== undefined) {
+        const timestampEpochMillis = decision.decidedAtEpochMillis ?? Date.now(); // the time the recorded attempt carries
+        const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis };
+        reply.header(RECEIPT_HEADER, signCompact(await app.signingKeys.current(), 'validation-receipt', payload));
+      }
+      return { valid };
     },
   );
 };

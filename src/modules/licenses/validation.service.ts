@@ -10,6 +10,8 @@ export interface ValidationRequest {
   hwid: string;
   /** client IP as the service sees it (client-ip.ts) */
   ip: string;
+  /** Written by the validator: the time its decision used (a signed receipt repeats it). */
+  decidedAtEpochMillis?: number;
 }
 
 export interface Validator {

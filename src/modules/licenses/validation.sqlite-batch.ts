@@ -80,6 +80,7 @@ class BatchView {
 
 /** Applies one validation inside the open transaction; returns its attempt, or null for an unknown license. */
 function applyValidation(view: BatchView, req: ValidationRequest, now: number): AttemptRow | null {
+  req.decidedAtEpochMillis = now;
   const license = view.license(req.licenseId);
   if (!license) return null;
   const { limits } = license;

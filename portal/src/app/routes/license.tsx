@@ -9,6 +9,7 @@ import { useDeleteLicense } from '../../features/licenses/api/delete-license';
 import { useLicense } from '../../features/licenses/api/get-license';
 import { isVersionConflict, useUpdateLicense } from '../../features/licenses/api/update-license';
 import { BindingsList } from '../../features/licenses/components/bindings-list';
+import { LicenseFileButton } from '../../features/licenses/components/license-file-button';
 import { LicenseEditForm } from '../../features/licenses/components/license-edit-form';
 import { LicenseSummary } from '../../features/licenses/components/license-summary';
 import { ValidationHistory } from '../../features/licenses/components/validation-history';
@@ -50,6 +51,7 @@ export function LicensePage() {
                   <button type="button" className="button" onClick={() => license.refetch()} disabled={license.isFetching}>
                     {license.isFetching ? 'Refreshing…' : 'Refresh'}
                   </button>
+                  {canWrite ? <LicenseFileButton licenseId={id} /> : null}
                   {canDelete ? (
                     <DeleteButton id={id} what="this license" mutation={remove} consequence="Client software using this key stops validating. Orders lose the reference." onDeleted={() => navigate('/licenses')} />
                   ) : null}

@@ -9,6 +9,7 @@ import { useDeleteProduct } from '../../features/products/api/delete-product';
 import { useProduct } from '../../features/products/api/get-product';
 import { useUpdateProduct } from '../../features/products/api/update-product';
 import { ProductDetails } from '../../features/products/components/product-details';
+import { IntegratePanel } from '../../features/products/components/integrate-panel';
 import { ProductForm } from '../../features/products/components/product-form';
 import { useLicenses } from '../../features/licenses/api/get-licenses';
 import { useOrders } from '../../features/orders/api/get-orders';
@@ -67,6 +68,7 @@ export function ProductEditPage() {
           ) : (
             <ProductDetails product={data} />
           )}
+          <IntegratePanel productId={id} />
         </>
       )}
     </QueryState>

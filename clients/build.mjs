@@ -1,0 +1,29 @@
+// npm run build:clients: the TypeScript client with tsc, the Java client with javac + jar
+// (no Maven: only the JDK's own tools, so it builds offline).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit', cwd: root });
+
+run(process.execPath, [join(root, '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'typescript', 'tsconfig.json')]);
+
+const javaDir = join(root, 'java');
+const build = join(javaDir, 'build');
+const sources = [];
+const walk = (dir) => {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path);
+    else if (name.endsWith('.java')) sources.push(path);
+  }
+};
+walk(join(javaDir, 'src', 'main', 'java'));
+rmSync(build, { recursive: true, force: true });
+mkdirSync(join(build, 'classes'), { recursive: true });
+run('javac', ['--release', '17', '-Xlint:all', '-Werror', '-d', join(build, 'classes'), ...sources]);
+writeFileSync(join(build, 'MANIFEST.MF'), 'Main-Class: dev.licensing.client.Main\n');
+run('jar', ['--create', '--file', join(build, 'license-client.jar'), '--manifest', join(build, 'MANIFEST.MF'), '-C', join(build, 'classes'), '.']);
+console.log('built clients/typescript/dist and clients/java/build/license-client.jar');

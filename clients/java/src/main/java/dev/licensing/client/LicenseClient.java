@@ -1,0 +1,157 @@
+package dev.licensing.client;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+
+/**
+ * Validates a license with a fresh nonce per call and trusts only answers whose receipt is
+ * signed by a pinned key and repeats this request. The last genuine success is cached (the
+ * receipt itself, so an edited cache fails verification) and keeps the software running for
+ * {@code graceHours} while the service cannot be reached.
+ */
+public final class LicenseClient {
+    private static final long HOUR_MS = 3_600_000L;
+    private static final long CLOCK_SKEW_MS = 5 * 60_000L;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final URI validateUri;
+    private final PinnedKeys keys;
+    private final Path cacheFile;
+    private final long graceMs;
+    private final Duration timeout;
+    private final HttpClient http;
+    private volatile long quietUntil;
+
+    /**
+     * @param url        the licensing service, e.g. https://licensing.example.com
+     * @param keys       the JWK Set shipped with the application
+     * @param cacheFile  where the last genuine success is kept (null: no offline grace)
+     * @param graceHours how long a cached success counts while the service is unreachable (0 disables)
+     * @param timeout    per-request timeout
+     */
+    public LicenseClient(String url, PinnedKeys keys, Path cacheFile, double graceHours, Duration timeout) {
+        if (graceHours < 0 || Double.isNaN(graceHours)) throw new IllegalArgumentException("graceHours must be >= 0");
+        this.validateUri = URI.create(url.replaceAll("/+$", "") + "/licenses/validate");
+        this.keys = keys;
+        this.cacheFile = cacheFile;
+        this.graceMs = (long) (graceHours * HOUR_MS);
+        this.timeout = timeout;
+        // HTTP/1.1: no h2c upgrade attempt on plain-HTTP URLs (some proxies mishandle it).
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+    }
+
+    public ValidationResult validate(String licenseId, String productId, String hwid) {
+        if (System.currentTimeMillis() < quietUntil) return fallback(licenseId, productId, hwid, ValidationResult.Reason.RATE_LIMITED, 0);
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        String nonce = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        String body = "{\"licenseId\":" + Json.quote(licenseId) + ",\"productId\":" + Json.quote(productId)
+                + ",\"hwid\":" + Json.quote(hwid) + ",\"nonce\":" + Json.quote(nonce) + "}";
+        HttpResponse<String> response;
+        try {
+            HttpRequest request = HttpRequest.newBuilder(validateUri).timeout(timeout)
+                    .header("content-type", "application/json").header("accept", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
+            response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            return fallback(licenseId, productId, hwid, ValidationResult.Reason.UNREACHABLE, 0); // includes timeouts
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return fallback(licenseId, productId, hwid, ValidationResult.Reason.UNREACHABLE, 0);
+        }
+        int status = response.statusCode();
+        if (status >= 500) return fallback(licenseId, productId, hwid, ValidationResult.Reason.UNREACHABLE, 0);
+        if (status == 429) {
+            long seconds = response.headers().firstValue("retry-after").map(LicenseClient::parseSeconds).orElse(60L);
+            quietUntil = System.currentTimeMillis() + seconds * 1000;
+            return fallback(licenseId, productId, hwid, ValidationResult.Reason.RATE_LIMITED, seconds);
+        }
+        String jws = response.headers().firstValue("validation-receipt").orElse(null);
+        Map<String, Object> receipt = genuine(jws, licenseId, productId, hwid, nonce);
+        Object answered = bodyValid(response.body());
+        if (status != 200 || receipt == null || !receipt.get("valid").equals(answered)) {
+            return fallback(licenseId, productId, hwid, ValidationResult.Reason.UNVERIFIED, 0);
+        }
+        if (!Boolean.TRUE.equals(receipt.get("valid"))) {
+            clearCache();
+            return ValidationResult.invalid(ValidationResult.Reason.REJECTED, 0);
+        }
+        writeCache(jws);
+        return ValidationResult.of(ValidationResult.Status.VALID);
+    }
+
+    private static long parseSeconds(String value) {
+        try {
+            long seconds = Long.parseLong(value.trim());
+            return seconds > 0 ? seconds : 60;
+        } catch (NumberFormatException e) {
+            return 60;
+        }
+    }
+
+    private static Object bodyValid(String body) {
+        try {
+            return Json.parseObject(body).get("valid");
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The receipt's payload when a pinned key signed it and it answers exactly this request (nonce null: any). */
+    private Map<String, Object> genuine(String jws, String licenseId, String productId, String hwid, String nonce) {
+        if (jws == null) return null;
+        Map<String, Object> payload = keys.verify(jws, "validation-receipt");
+        if (payload == null || !(payload.get("valid") instanceof Boolean) || !(payload.get("timestampEpochMillis") instanceof Long)) return null;
+        if (!licenseId.equals(payload.get("licenseId")) || !productId.equals(payload.get("productId")) || !hwid.equals(payload.get("hwid"))) return null;
+        if (nonce != null && !nonce.equals(payload.get("nonce"))) return null;
+        return payload;
+    }
+
+    private ValidationResult fallback(String licenseId, String productId, String hwid, ValidationResult.Reason reason, long retryAfter) {
+        return cachedSuccess(licenseId, productId, hwid) ? ValidationResult.of(ValidationResult.Status.VALID_OFFLINE)
+                : ValidationResult.invalid(reason, retryAfter);
+    }
+
+    private boolean cachedSuccess(String licenseId, String productId, String hwid) {
+        if (cacheFile == null || graceMs == 0) return false;
+        try {
+            Object jws = Json.parseObject(Files.readString(cacheFile, StandardCharsets.UTF_8)).get("receipt");
+            Map<String, Object> payload = jws instanceof String s ? genuine(s, licenseId, productId, hwid, null) : null;
+            if (payload == null || !Boolean.TRUE.equals(payload.get("valid"))) return false;
+            long age = System.currentTimeMillis() - (Long) payload.get("timestampEpochMillis");
+            return age >= -CLOCK_SKEW_MS && age < graceMs;
+        } catch (IOException | RuntimeException e) {
+            return false; // missing or unreadable cache: unusable
+        }
+    }
+
+    private void writeCache(String jws) {
+        if (cacheFile == null) return;
+        try {
+            Path parent = cacheFile.toAbsolutePath().getParent();
+            if (parent != null) Files.createDirectories(parent);
+            Files.writeString(cacheFile, "{\"receipt\":" + Json.quote(jws) + "}\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            // A cache that cannot be written only costs the offline grace.
+        }
+    }
+
+    private void clearCache() {
+        if (cacheFile == null) return;
+        try {
+            Files.deleteIfExists(cacheFile);
+        } catch (IOException e) {
+            // Nothing more to do: an unreadable cache is unusable anyway.
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package dev.licensing.client;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The command line shared with the TypeScript client (DECISIONS.md "Client libraries"). */
+public final class Main {
+    private static final String USAGE = """
+            usage:
+              java -jar license-client.jar validate --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE --cache FILE [--grace-hours H]
+              java -jar license-client.jar verify-file --keys JWKS_FILE --license-file FILE --product ID [--hwid HWID]""";
+
+    private static final class UsageError extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageError(String message) {
+            super(message);
+        }
+    }
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(args);
+        } catch (UsageError e) {
+            System.err.println(e.getMessage());
+            System.err.println(USAGE);
+            code = 2;
+        }
+        System.out.flush();
+        System.exit(code);
+    }
+
+    private static int run(String[] args) throws UsageError {
+        if (args.length == 0) throw new UsageError("no command given");
+        String command = args[0];
+        String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+        if (command.equals("validate")) {
+            Map<String, String> a = parse(rest, List.of("url", "license", "product", "hwid", "keys", "cache"), List.of("grace-hours"));
+            double grace;
+            try {
+                grace = a.containsKey("grace-hours") ? Double.parseDouble(a.get("grace-hours")) : 72;
+            } catch (NumberFormatException e) {
+                throw new UsageError("--grace-hours must be a number >= 0");
+            }
+            if (!(grace >= 0) || Double.isInfinite(grace)) throw new UsageError("--grace-hours must be a number >= 0");
+            LicenseClient client;
+            try {
+                client = new LicenseClient(a.get("url"), keys(a.get("keys")), Path.of(a.get("cache")), grace, Duration.ofSeconds(10));
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(e.getMessage());
+            }
+            ValidationResult result = client.validate(a.get("license"), a.get("product"), a.get("hwid"));
+            System.out.println(result);
+            return result.isValid() ? 0 : 1;
+        }
+        if (command.equals("verify-file")) {
+            Map<String, String> a = parse(rest, List.of("keys", "license-file", "product"), List.of("hwid"));
+            String reason = LicenseFiles.invalidReason(read(a.get("license-file"), "license file"), keys(a.get("keys")),
+                    a.get("product"), a.get("hwid"), System.currentTimeMillis());
+            System.out.println(reason == null ? "VALID" : "INVALID " + reason);
+            return reason == null ? 0 : 1;
+        }
+        throw new UsageError("unknown command " + command);
+    }
+
+    private static Map<String, String> parse(String[] args, List<String> required, List<String> optional) throws UsageError {
+        Map<String, String> out = new HashMap<>();
+        for (int i = 0; i < args.length; i += 2) {
+            String name = args[i].startsWith("--") ? args[i].substring(2) : "";
+            if (!required.contains(name) && !optional.contains(name)) throw new UsageError("unknown argument " + args[i]);
+            if (i + 1 >= args.length) throw new UsageError(args[i] + " needs a value");
+            out.put(name, args[i + 1]);
+        }
+        for (String name : required) if (!out.containsKey(name)) throw new UsageError("--" + name + " is required");
+        return out;
+    }
+
+    private static PinnedKeys keys(String path) throws UsageError {
+        try {
+            return new PinnedKeys(read(path, "keys file"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("keys file " + path + ": " + e.getMessage());
+        }
+    }
+
+    private static String read(String path, String what) throws UsageError {
+        try {
+            return Files.readString(Path.of(path), StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            throw new UsageError("cannot read " + what + " " + path);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// The command line shared with the Java client (DECISIONS.md "Client libraries").
+import { readFileSync } from 'node:fs';
+import { LicenseClient } from './client.js';
+import type { JwkSet } from './jws.js';
+import { verifyLicenseFile } from './license-file.js';
+
+const USAGE = `usage:
+  license-client validate --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE --cache FILE [--grace-hours H]
+  license-client verify-file --keys JWKS_FILE --license-file FILE --product ID [--hwid HWID]`;
+
+class UsageError extends Error {}
+
+function parseArgs(args: string[], required: string[], optional: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const name = args[i]!.replace(/^--/, '');
+    if (!args[i]!.startsWith('--') || ![...required, ...optional].includes(name)) throw new UsageError(`unknown argument ${args[i]}`);
+    if (args[i + 1] === undefined) throw new UsageError(`${args[i]} needs a value`);
+    out[name] = args[i + 1]!;
+  }
+  for (const name of required) if (out[name] === undefined) throw new UsageError(`--${name} is required`);
+  return out;
+}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${what} ${path}: ${(err as Error).message}`);
+  }
+}
+
+function readKeys(path: string): JwkSet {
+  try {
+    return JSON.parse(readText(path, 'keys file')) as JwkSet;
+  } catch (err) {
+    throw err instanceof UsageError ? err : new UsageError(`keys file ${path} is not JSON`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'validate') {
+    const a = parseArgs(rest, ['url', 'license', 'product', 'hwid', 'keys', 'cache'], ['grace-hours']);
+    const graceHours = a['grace-hours'] === undefined ? 72 : Number(a['grace-hours']);
+    if (!Number.isFinite(graceHours) || graceHours < 0) throw new UsageError('--grace-hours must be a number >= 0');
+    let client: LicenseClient;
+    try {
+      client = new LicenseClient({ url: a.url!, jwks: readKeys(a.keys!), cacheFile: a.cache!, graceHours });
+      new URL(a.url!);
+    } catch (err) {
+      throw err instanceof UsageError ? err : new UsageError((err as Error).message);
+    }
+    const result = await client.validate({ licenseId: a.license!, productId: a.product!, hwid: a.hwid! });
+    console.log(result.status === 'INVALID' ? `INVALID ${result.reason}` : result.status);
+    return result.status === 'INVALID' ? 1 : 0;
+  }
+  if (command === 'verify-file') {
+    const a = parseArgs(rest, ['keys', 'license-file', 'product'], ['hwid']);
+    let result;
+    try {
+      const jwks = readKeys(a.keys!);
+      const content = readText(a['license-file']!, 'license file');
+      result = verifyLicenseFile(content, { jwks, productId: a.product!, ...(a.hwid === undefined ? {} : { hwid: a.hwid }) });
+    } catch (err) {
+      throw err instanceof UsageError ? err : new UsageError((err as Error).message);
+    }
+    console.log(result.valid ? 'VALID' : `INVALID ${result.reason}`);
+    return result.valid ? 0 : 1;
+  }
+  throw new UsageError(command === undefined ? 'no command given' : `unknown command ${command}`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      console.error(`${err.message}\n${USAGE}`);
+      process.exit(2);
+    }
+    console.error(err);
+    process.exit(1);
+  },
+);

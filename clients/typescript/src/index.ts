@@ -1,0 +1,4 @@
+// @licensing/client: license validation with signed receipts, offline grace and license files.
+export { LicenseClient, type LicenseClientOptions, type ReceiptPayload, type ValidateRequest, type ValidationResult } from './client.js';
+export { PinnedKeys, type Jwk, type JwkSet } from './jws.js';
+export { verifyLicenseFile, type LicenseFilePayload, type LicenseFileResult, type VerifyLicenseFileOptions } from './license-file.js';

@@ -1,0 +1,48 @@
+// Compact JWS verification (EdDSA / Ed25519) against pinned public keys only.
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+
+export interface Jwk {
+  kty: string;
+  crv: string;
+  x: string;
+  kid: string;
+  alg?: string;
+  use?: string;
+}
+
+export interface JwkSet {
+  keys: Jwk[];
+}
+
+export type JwsType = 'validation-receipt' | 'license-file';
+
+/** Public keys by kid, parsed once. */
+export class PinnedKeys {
+  private readonly byKid = new Map<string, KeyObject>();
+
+  constructor(jwks: JwkSet) {
+    if (!jwks || !Array.isArray(jwks.keys) || jwks.keys.length === 0) throw new Error('the JWK Set has no keys');
+    for (const jwk of jwks.keys) {
+      if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string' || typeof jwk.kid !== 'string') continue;
+      this.byKid.set(jwk.kid, createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' }));
+    }
+    if (this.byKid.size === 0) throw new Error('the JWK Set has no Ed25519 keys');
+  }
+
+  /** The payload when `jws` is signed by a pinned key with the expected `typ`; otherwise null. */
+  verify(jws: string, typ: JwsType): Record<string, unknown> | null {
+    const parts = jws.trim().split('.');
+    if (parts.length !== 3) return null;
+    const [h, p, s] = parts as [string, string, string];
+    try {
+      const header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as Record<string, unknown>;
+      if (header.alg !== 'EdDSA' || header.typ !== typ || typeof header.kid !== 'string') return null;
+      const key = this.byKid.get(header.kid);
+      if (!key || !verify(null, Buffer.from(`${h}.${p}`), key, Buffer.from(s, 'base64url'))) return null;
+      const payload: unknown = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
+      return payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
+    } catch {
+      return null;
+    }
+  }
+}

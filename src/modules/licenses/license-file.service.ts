@@ -1,0 +1,35 @@
+// Signed license files for offline use: the license's limits and bindings, valid until a date.
+import type { Db } from '../../db/database.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { signCompact } from '../signing/jws.js';
+import type { SigningKey } from '../signing/key-material.js';
+import { getLicense } from './licenses.service.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_VALID_FOR_DAYS = 365;
+
+export async function issueLicenseFile(
+  trx: Db,
+  actor: string,
+  id: string,
+  validForDays: number,
+  key: SigningKey,
+): Promise<{ licenseFile: string; validUntilEpochMillis: number }> {
+  const license = await getLicense(trx, id, 1);
+  const issuedAtEpochMillis = Date.now();
+  const payload = {
+    licenseId: license.id,
+    productId: license.productId,
+    customerId: license.customerId,
+    expiresAtEpochMillis: license.expiresAtEpochMillis,
+    maxIps: license.maxIps,
+    maxHwids: license.maxHwids,
+    usedIps: license.usedIps,
+    usedHwids: license.usedHwids,
+    issuedAtEpochMillis,
+    validUntilEpochMillis: issuedAtEpochMillis + validForDays * DAY_MS,
+  };
+  const licenseFile = signCompact(key, 'license-file', payload);
+  await recordAudit(trx, actor, 'licenses.issueFile', payload);
+  return { licenseFile, validUntilEpochMillis: payload.validUntilEpochMillis };
+}

@@ -1,0 +1,217 @@
+// Both client command-line programs (TypeScript and Java), run as child processes against a
+// real running service, and against a fake server of the test's own for forged answers.
+// Needs `npm run build:clients` (part of `pretest`).
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newLicense, newProduct } from '../helpers/licenses.js';
+import { DIALECTS, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+const CLIENTS = [
+  { name: 'typescript', command: [process.execPath, 'clients/typescript/dist/cli.js'] },
+  { name: 'java', command: ['java', '-jar', 'clients/java/build/license-client.jar'] },
+] as const;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(command: readonly string[], args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(command[0]!, [...command.slice(1), ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout: stdout.trim(), stderr });
+    });
+  });
+}
+
+/** A fake licensing server: answers every request with `handler`. */
+async function fakeServer(handler: (body: Record<string, string>, res: ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString()));
+    req.on('end', () => handler(JSON.parse(text || '{}') as Record<string, string>, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** Replaces a JWS payload while keeping its header and signature (what an attacker editing a file does). */
+function withPayload(jws: string, edit: (payload: Record<string, unknown>) => void): string {
+  const [h, p, s] = jws.split('.');
+  const payload = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
+  edit(payload);
+  return `${h}.${b64(payload)}.${s}`;
+}
+
+const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+for (const client of CLIENTS) {
+  describe.each(DIALECTS)(`${client.name} client CLI (%s)`, (dialect) => {
+    let t: TestApp;
+    let dir: string;
+    let keysFile: string;
+    let n = 0;
+    const cacheFile = () => join(dir, `cache-${(n += 1)}.json`);
+
+    beforeAll(async () => {
+      if (!existsSync(client.command[client.command.length - 1]!)) throw new Error('run `npm run build:clients` first');
+      t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '100000' });
+      dir = mkdtempSync(join(tmpdir(), `license-client-${client.name}-`));
+      keysFile = join(dir, 'jwks.json');
+      writeFileSync(keysFile, (await t.req('GET', '/.well-known/jwks.json')).text);
+    });
+    afterAll(async () => {
+      await t?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const validate = (url: string, license: { id: string; productId: string }, hwid: string, cache: string, extra: string[] = [], keys = keysFile) =>
+      runCli(client.command, ['validate', '--url', url, '--license', license.id, '--product', license.productId, '--hwid', hwid, '--keys', keys, '--cache', cache, ...extra]);
+
+    it('prints VALID for a genuine true answer and caches the receipt', async () => {
+      const license = await newLicense(t);
+      const cache = cacheFile();
+      expect(await validate(t.baseUrl, license, 'HW-1', cache)).toMatchObject({ code: 0, stdout: 'VALID' });
+      const cached = JSON.parse(readFileSync(cache, 'utf8')) as { receipt: string };
+      expect(cached.receipt.split('.')).toHaveLength(3);
+    });
+
+    it('prints INVALID REJECTED for a genuine false answer and clears the cache', async () => {
+      const license = await newLicense(t, { maxHwids: 1 });
+      const cache = cacheFile();
+      expect((await validate(t.baseUrl, license, 'HW-A', cache)).stdout).toBe('VALID');
+      expect(existsSync(cache)).toBe(true);
+      expect(await validate(t.baseUrl, license, 'HW-B', cache)).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
+      expect(existsSync(cache)).toBe(false);
+    });
+
+    it('prints INVALID UNVERIFIED for a fake {"valid": true} without a receipt', async () => {
+      const license = await newLicense(t);
+      const fake = await fakeServer((_body, res) => sendJson(res, 200, { valid: true }));
+      try {
+        expect(await validate(fake.url, license, 'HW', cacheFile())).toMatchObject({ code: 1, stdout: 'INVALID UNVERIFIED' });
+      } finally {
+        await fake.close();
+      }
+    });
+
+    it('prints INVALID UNVERIFIED for a receipt signed by another key, even under the genuine kid', async () => {
+      const license = await newLicense(t);
+      const genuineKid = (JSON.parse(readFileSync(keysFile, 'utf8')) as { keys: { kid: string }[] }).keys[0]!.kid;
+      const { privateKey } = generateKeyPairSync('ed25519');
+      const fake = await fakeServer((body, res) => {
+        const input = `${b64({ alg: 'EdDSA', kid: genuineKid, typ: 'validation-receipt' })}.${b64({ ...body, ip: '127.0.0.1', valid: true, timestampEpochMillis: Date.now() })}`;
+        const receipt = `${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}`;
+        sendJson(res, 200, { valid: true }, { 'validation-receipt': receipt });
+      });
+      try {
+        expect(await validate(fake.url, license, 'HW', cacheFile())).toMatchObject({ code: 1, stdout: 'INVALID UNVERIFIED' });
+      } finally {
+        await fake.close();
+      }
+    });
+
+    it('prints INVALID UNVERIFIED for a genuine receipt replayed from an earlier request', async () => {
+      const license = await newLicense(t);
+      const earlier = await t.req('POST', '/licenses/validate', {
+        body: { licenseId: license.id, productId: license.productId, hwid: 'HW', nonce: 'an-earlier-nonce-0123456789' },
+      });
+      const replayed = earlier.headers['validation-receipt'] as string;
+      expect(replayed).toBeTruthy();
+      const fake = await fakeServer((_body, res) => sendJson(res, 200, { valid: true }, { 'validation-receipt': replayed }));
+      try {
+        expect(await validate(fake.url, license, 'HW', cacheFile())).toMatchObject({ code: 1, stdout: 'INVALID UNVERIFIED' });
+      } finally {
+        await fake.close();
+      }
+    });
+
+    it('prints INVALID RATE_LIMITED for a 429 when nothing is cached', async () => {
+      const license = await newLicense(t);
+      const fake = await fakeServer((_body, res) => sendJson(res, 429, { error: 'Too many requests' }, { 'retry-after': '30' }));
+      try {
+        expect(await validate(fake.url, license, 'HW', cacheFile())).toMatchObject({ code: 1, stdout: 'INVALID RATE_LIMITED' });
+      } finally {
+        await fake.close();
+      }
+    });
+
+    it('runs offline on a fresh genuine cache once the service stops, unless grace is 0 or the cache was edited', async () => {
+      const own = await startTestApp(dialect);
+      const license = await newLicense(own);
+      const ownKeys = join(dir, `own-jwks-${(n += 1)}.json`);
+      writeFileSync(ownKeys, (await own.req('GET', '/.well-known/jwks.json')).text);
+      const cache = cacheFile();
+      expect((await validate(own.baseUrl, license, 'HW-O', cache, [], ownKeys)).stdout).toBe('VALID');
+      const url = own.baseUrl;
+      await own.close();
+
+      expect(await validate(url, license, 'HW-O', cache, [], ownKeys)).toMatchObject({ code: 0, stdout: 'VALID_OFFLINE' });
+      expect(await validate(url, license, 'HW-O', cache, ['--grace-hours', '0'], ownKeys)).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
+      expect(await validate(url, license, 'HW-OTHER', cache, [], ownKeys)).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
+      expect(await validate(url, license, 'HW-O', cacheFile(), [], ownKeys)).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
+
+      // An edited cache: a receipt for another machine, or one made to look younger, fails its signature.
+      const { receipt } = JSON.parse(readFileSync(cache, 'utf8')) as { receipt: string };
+      const edited = cacheFile();
+      writeFileSync(edited, JSON.stringify({ receipt: withPayload(receipt, (p) => (p.timestampEpochMillis = Date.now() + 1000)) }));
+      expect(await validate(url, license, 'HW-O', edited, [], ownKeys)).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
+      writeFileSync(edited, JSON.stringify({ receipt: withPayload(receipt, (p) => (p.hwid = 'HW-X')) }));
+      expect(await validate(url, license, 'HW-X', edited, [], ownKeys)).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
+      // The same cache stays usable when the service answers 5xx.
+      const failing = await fakeServer((_body, res) => sendJson(res, 503, { error: 'down' }));
+      try {
+        expect(await validate(failing.url, license, 'HW-O', cache, [], ownKeys)).toMatchObject({ code: 0, stdout: 'VALID_OFFLINE' });
+      } finally {
+        await failing.close();
+      }
+    });
+
+    it('verifies license files: valid, expired, wrong product, tampered, HWID not allowed', async () => {
+      const license = await newLicense(t, { maxHwids: 1, expiresAtEpochMillis: Date.now() + 86_400_000 });
+      await t.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: license.productId, hwid: 'HW-1' } });
+      const issue = async (id: string) => {
+        const res = await t.admin('POST', `/licenses/${id}/license-file`, { body: { validForDays: 10 } });
+        expect(res.status).toBe(200);
+        return res.json.licenseFile as string;
+      };
+      const verify = async (content: string, product: string, hwid?: string) => {
+        const file = join(dir, `file-${(n += 1)}.lic`);
+        writeFileSync(file, content);
+        return runCli(client.command, ['verify-file', '--keys', keysFile, '--license-file', file, '--product', product, ...(hwid ? ['--hwid', hwid] : [])]);
+      };
+      const file = await issue(license.id);
+      expect(await verify(file, license.productId, 'HW-1')).toMatchObject({ code: 0, stdout: 'VALID' });
+      expect(await verify(`${JSON.stringify({ licenseFile: file })}\n`, license.productId)).toMatchObject({ code: 0, stdout: 'VALID' });
+      expect(await verify(file, (await newProduct(t)).id)).toMatchObject({ code: 1, stdout: 'INVALID PRODUCT_MISMATCH' });
+      expect(await verify(file, license.productId, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID HWID_NOT_ALLOWED' });
+      const tampered = withPayload(file, (p) => (p.maxHwids = 100));
+      expect(await verify(tampered, license.productId, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID BAD_SIGNATURE' });
+      const expired = await newLicense(t, { expiresAtEpochMillis: Date.now() - 1000 });
+      expect(await verify(await issue(expired.id), expired.productId)).toMatchObject({ code: 1, stdout: 'INVALID EXPIRED' });
+      expect((await verify('not a license file', license.productId)).stdout).toBe('INVALID MALFORMED');
+    });
+
+    it('exits 2 on usage errors', async () => {
+      expect((await runCli(client.command, [])).code).toBe(2);
+      expect((await runCli(client.command, ['frobnicate'])).code).toBe(2);
+      expect((await runCli(client.command, ['validate', '--url', t.baseUrl])).code).toBe(2);
+      const full = ['validate', '--url', t.baseUrl, '--license', 'L', '--product', 'P', '--hwid', 'H', '--keys', keysFile, '--cache', join(dir, 'c.json')];
+      expect((await runCli(client.command, [...full, '--grace-hours', '-1'])).code).toBe(2);
+      expect((await runCli(client.command, [...full.slice(0, 9), join(dir, 'missing.json'), ...full.slice(10)])).code).toBe(2);
+    });
+  });
+}
