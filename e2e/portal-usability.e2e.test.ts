@@ -86,7 +86,7 @@ describe('portal usability (issue #13)', () => {
     const product = await createProduct(t, { name: 'Copyable' });
     await page.goto(`${t.baseUrl}/portal/products/${product.id}`);
     expect(await page.getByTestId('record-id').locator('code').innerText()).toBe(product.id);
-    await page.getByRole('button', { name: 'Copy product id' }).click();
+    await page.getByTestId('record-id').getByRole('button', { name: 'Copy product id' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(product.id);
 

@@ -14,7 +14,7 @@ export const AuditQuerySchema = Type.Object({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, default: 200, description: 'Entries to return (default 200; values above 1000 are clamped to 1000)' }),
   ),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Skip this many entries first (default 0)', examples: [0] })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Skip this many entries first (default 0)', examples: [0] })),
   name: Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
       maxItems: 100,
@@ -29,10 +29,10 @@ export const AuditQuerySchema = Type.Object({
     Type.String({ minLength: 1, maxLength: 200, description: 'Only entries performed by this username (exact)', examples: ['admin'] }),
   ),
   since: Type.Optional(
-    Type.Integer({ minimum: 0, description: 'Only entries at or after this time (epoch millis)', examples: [1764000000000] }),
+    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Only entries at or after this time (epoch millis)', examples: [1764000000000] }),
   ),
   until: Type.Optional(
-    Type.Integer({ minimum: 0, description: 'Only entries before this time (epoch millis)', examples: [1764086400000] }),
+    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Only entries before this time (epoch millis)', examples: [1764086400000] }),
   ),
 });
 export type AuditQuery = Static<typeof AuditQuerySchema>;
