@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { containsIgnoringCase, withPage, type Page } from '../../db/list-queries.js';
+import { afterKey, containsIgnoringCase, withPage, type Page } from '../../db/list-queries.js';
 import type { CustomersTable } from '../../db/schema.js';
 
 export type CustomerValues = Omit<CustomersTable, 'id' | 'created_at'>;
@@ -25,7 +25,7 @@ function matchingCustomers(db: Db, filter: CustomerFilter) {
 }
 
 export const listCustomers = (db: Db, filter: CustomerFilter): Promise<CustomersTable[]> =>
-  withPage(matchingCustomers(db, filter).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
+  withPage(afterKey(matchingCustomers(db, filter), 'customers', filter.after).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
 
 export async function countCustomers(db: Db, filter: CustomerFilter): Promise<number> {
   const row = await matchingCustomers(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -1,7 +1,7 @@
 // Every query of the license records (CRUD side). Bound lists and attempts are loaded
 // for a whole selection of licenses with one query each, never one license at a time.
 import type { Db } from '../../db/database.js';
-import { withPage, type Page } from '../../db/list-queries.js';
+import { afterKey, withPage, type Page } from '../../db/list-queries.js';
 import type { LicensesTable, NewValidationAttempt } from '../../db/schema.js';
 
 export interface LicenseFilter extends Page {
@@ -27,7 +27,10 @@ function matchingLicenses(db: Db, filter: LicenseFilter) {
 
 /** Ids of the selected licenses, oldest first: the list itself and the children's subquery. */
 const selectedIds = (db: Db, filter: LicenseFilter) =>
-  withPage(matchingLicenses(db, filter).select('licenses.id').orderBy('licenses.created_at').orderBy('licenses.id'), filter);
+  withPage(
+    afterKey(matchingLicenses(db, filter), 'licenses', filter.after).select('licenses.id').orderBy('licenses.created_at').orderBy('licenses.id'),
+    filter,
+  );
 
 export async function countLicenses(db: Db, filter: LicenseFilter): Promise<number> {
   const row = await matchingLicenses(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

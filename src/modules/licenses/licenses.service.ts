@@ -2,10 +2,11 @@
 // mutation writes its audit entry in the caller's transaction.
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
-import { isPaged } from '../../db/list-queries.js';
+import { forEachBatch, isPaged } from '../../db/list-queries.js';
 import type { LicensesTable, NewValidationAttempt } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Listed } from '../../http/list-response.js';
+import type { ListWriter } from '../../http/list-stream.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId, newLicenseKey } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -79,6 +80,21 @@ export async function listLicenses(db: Db, query: ListLicensesQuery, historyMax 
   const records = await loadLicenses(db, filter, historyMax);
   const total = isPaged(filter) ? await repo.countLicenses(db, filter) : records.length;
   return { records, total };
+}
+
+/**
+ * Every license matching the filters, written to `writer` in keyset batches, each loaded
+ * with its children in four queries (call inside one snapshot: the batches then agree).
+ */
+export async function streamLicenses(db: Db, query: ListLicensesQuery, historyMax: number, writer: ListWriter<License>): Promise<void> {
+  const { customerId, productId } = query;
+  const filter = { customerId, productId };
+  writer.start(await repo.countLicenses(db, filter));
+  await forEachBatch(
+    (page) => loadLicenses(db, { ...filter, ...page }, historyMax),
+    (l) => ({ createdAt: l.createdAtEpochMillis, id: l.id }),
+    (records) => writer.write(records),
+  );
 }
 
 /**

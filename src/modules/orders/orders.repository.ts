@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { withPage, type Page } from '../../db/list-queries.js';
+import { afterKey, withPage, type Page } from '../../db/list-queries.js';
 import type { OrdersTable } from '../../db/schema.js';
 
 export interface OrderFilter extends Page {
@@ -32,7 +32,7 @@ function matchingOrders(db: Db, filter: OrderFilter) {
 }
 
 export const listOrders = (db: Db, filter: OrderFilter): Promise<OrdersTable[]> =>
-  withPage(matchingOrders(db, filter).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
+  withPage(afterKey(matchingOrders(db, filter), 'orders', filter.after).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
 
 export async function countOrders(db: Db, filter: OrderFilter): Promise<number> {
   const row = await matchingOrders(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { containsIgnoringCase, withPage, type Page } from '../../db/list-queries.js';
+import { afterKey, containsIgnoringCase, withPage, type Page } from '../../db/list-queries.js';
 import type { ProductsTable } from '../../db/schema.js';
 
 export type ProductValues = Omit<ProductsTable, 'id' | 'created_at'>;
@@ -23,7 +23,7 @@ function matchingProducts(db: Db, filter: ProductFilter) {
 }
 
 export const listProducts = (db: Db, filter: ProductFilter): Promise<ProductsTable[]> =>
-  withPage(matchingProducts(db, filter).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
+  withPage(afterKey(matchingProducts(db, filter), 'products', filter.after).selectAll().orderBy('created_at').orderBy('id'), filter).execute();
 
 export async function countProducts(db: Db, filter: ProductFilter): Promise<number> {
   const row = await matchingProducts(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
