@@ -115,7 +115,7 @@ describe.each(DIALECTS)('unpaged lists are streamed (%s)', (dialect) => {
       dialect === 'postgres'
         ? async () => {
             const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`.execute(t.app.db);
+              WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL`.execute(t.app.db);
             return rows.rows[0]!.n > 0;
           }
         : async () => {
@@ -131,14 +131,17 @@ describe.each(DIALECTS)('unpaged lists are streamed (%s)', (dialect) => {
           };
 
     const stream = await openAndPause(t, '/licenses');
-    expect(stream.status).toBe(200);
-    // Meanwhile, writes commit and validations answer (on SQLite too: the stream reads on a connection of its own).
-    const customer = await newCustomer(t);
-    const license = await newLicense(t, { customerId: customer.id });
-    expect((await validate(t, { licenseId: license.id, productId: license.productId, hwid: 'HW' }, '127.0.0.9')).json).toEqual({ valid: true });
-    expect(await snapshotHeld()).toBe(true);
-
-    stream.close();
+    let customer: { id: string };
+    try {
+      expect(stream.status).toBe(200);
+      // Meanwhile, writes commit and validations answer (on SQLite too: the stream reads on a connection of its own).
+      customer = await newCustomer(t);
+      const license = await newLicense(t, { customerId: customer.id });
+      expect((await validate(t, { licenseId: license.id, productId: license.productId, hwid: 'HW' }, '127.0.0.9')).json).toEqual({ valid: true });
+      expect(await snapshotHeld()).toBe(true);
+    } finally {
+      stream.close();
+    }
     await eventually('the streamed list released its snapshot', async () => !(await snapshotHeld()));
     // The service goes on answering lists after the abandoned one.
     expect((await t.admin('GET', `/licenses?customerId=${customer.id}`)).json).toHaveLength(1);
