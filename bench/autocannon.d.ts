@@ -7,6 +7,11 @@ declare module 'autocannon' {
     body?: string;
     connections?: number;
     duration?: number;
+    /** Requests per second across all connections (a fixed-rate load). */
+    overallRate?: number;
+  }
+  interface Instance {
+    stop(): void;
   }
   interface Histogram {
     average: number;
@@ -24,5 +29,6 @@ declare module 'autocannon' {
     '2xx': number;
   }
   function autocannon(options: Options): Promise<Result>;
+  function autocannon(options: Options, done: (err: Error | null, result: Result) => void): Instance;
   export default autocannon;
 }

@@ -13,6 +13,8 @@ export async function freePort(): Promise<number> {
 
 export interface Server {
   url: string;
+  /** The server process's id (its memory is read from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function startServer(entry: string, env: Record<string, string>, re
   }
   return {
     url,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { createDb, migrateToLatest, type Db, type Dialect } from './db/database.js';
+import { onOwnSqliteSnapshot } from './db/read-snapshot.js';
 import { startWalCheckpointer } from './db/wal-checkpointer.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
@@ -56,6 +57,11 @@ declare module 'fastify' {
      * one state of the database, while validations keep writing.
      */
     snapshot<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+    /**
+     * Like snapshot, for reads that last (a streamed list): on SQLite on a read-only
+     * connection of its own, so the shared connection stays free meanwhile.
+     */
+    longSnapshot<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   }
 }
 
@@ -118,6 +124,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             await sql`commit`.execute(connection);
           }
         }),
+  );
+  app.decorate('longSnapshot', <T>(fn: (db: Db) => Promise<T>) =>
+    sqlite && !sqlite.memory ? onOwnSqliteSnapshot(sqlite.name, fn) : app.snapshot(fn),
   );
   app.decorate('generatedAdmin', await ensureMasterAdmin(db, config.masterAdmin, app.log));
 

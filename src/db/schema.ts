@@ -117,6 +117,14 @@ export interface ValidationAttemptsTable {
 
 export type NewValidationAttempt = Insertable<ValidationAttemptsTable>;
 
+/** Attempts held in validation_attempts per UTC hour, kept current by triggers (migration 0014a). */
+export interface ValidationCountsByHourTable {
+  /** timestamp / 3600000, truncated */
+  hour: number;
+  attempts: number;
+  successful: number;
+}
+
 export interface OrdersTable {
   id: string;
   customer_id: string;
@@ -161,6 +169,7 @@ export interface Database {
   license_ips: LicenseIpsTable;
   license_hwids: LicenseHwidsTable;
   validation_attempts: ValidationAttemptsTable;
+  validation_counts_by_hour: ValidationCountsByHourTable;
   orders: OrdersTable;
   order_products: OrderProductsTable;
   order_licenses: OrderLicensesTable;

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
+import { afterKey, containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { CustomersTable } from '../../db/schema.js';
 
 export type CustomerValues = Omit<CustomersTable, 'id' | 'created_at'>;
@@ -25,10 +25,13 @@ function matchingCustomers(db: Db, filter: CustomerFilter) {
 }
 
 /** Fields GET /customers may sort by. */
-export const CUSTOMER_SORT: SortColumns = { columns: { createdAt: 'created_at', name: 'name', email: 'email' } };
+export const CUSTOMER_SORT: SortColumns = {
+  columns: { createdAt: 'created_at', name: 'name', email: 'email' },
+  recordFields: { createdAt: 'createdAtEpochMillis' },
+};
 
 export const listCustomers = (db: Db, filter: CustomerFilter): Promise<CustomersTable[]> =>
-  withPage(withSort(matchingCustomers(db, filter).selectAll(), CUSTOMER_SORT, filter), filter).execute();
+  withPage(withSort(afterKey(matchingCustomers(db, filter), CUSTOMER_SORT, filter).selectAll(), CUSTOMER_SORT, filter), filter).execute();
 
 export async function countCustomers(db: Db, filter: CustomerFilter): Promise<number> {
   const row = await matchingCustomers(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

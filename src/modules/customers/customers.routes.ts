@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isPaged } from '../../db/list-queries.js';
 import { ListResponse, sendList } from '../../http/list-response.js';
+import { STREAMED_LIST_NOTE, streamList } from '../../http/list-stream.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { CustomerBodySchema, CustomerQuerySchema, CustomerSchema } from './customers.schemas.js';
 import * as customers from './customers.service.js';
@@ -18,12 +20,15 @@ export const customersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Without query parameters, every customer, oldest first. `limit`/`offset` page the list; `email` and `q` filter it ' +
           '(both: contains the text, ignoring case); `sort`/`order` choose the order. ' +
-          '`X-Total-Count` says how many customers match the filters in all.',
+          '`X-Total-Count` says how many customers match the filters in all.' + STREAMED_LIST_NOTE,
         querystring: CustomerQuerySchema,
         response: { 200: ListResponse(CustomerSchema, 'The customers, with their total in X-Total-Count') },
       },
     },
-    async (request, reply) => sendList(reply, await customers.listCustomers(app.db, request.query)),
+    async (request, reply) =>
+      isPaged(request.query)
+        ? sendList(reply, await customers.listCustomers(app.db, request.query))
+        : streamList(reply, CustomerSchema, (writer) => app.longSnapshot((db) => customers.streamCustomers(db, request.query, writer))),
   );
 
   app.post(

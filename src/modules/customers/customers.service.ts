@@ -1,9 +1,10 @@
 import type { Db } from '../../db/database.js';
-import { isPaged } from '../../db/list-queries.js';
+import { forEachBatch, isPaged, listKeyOf } from '../../db/list-queries.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { CustomersTable } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Listed } from '../../http/list-response.js';
+import type { ListWriter } from '../../http/list-stream.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { referencedByMessage } from '../../lib/references.js';
@@ -55,6 +56,17 @@ export async function listCustomers(db: Db, query: CustomerQuery): Promise<Liste
   const rows = await repo.listCustomers(db, filter);
   const total = isPaged(filter) ? await repo.countCustomers(db, filter) : rows.length;
   return { records: rows.map(toCustomer), total };
+}
+
+/** Every customer matching the filters, written to `writer` batch by batch (call inside one snapshot). */
+export async function streamCustomers(db: Db, query: CustomerQuery, writer: ListWriter<Customer>): Promise<void> {
+  const { limit: _limit, offset: _offset, ...filter } = query;
+  writer.start(await repo.countCustomers(db, filter));
+  await forEachBatch(
+    async (page) => (await repo.listCustomers(db, { ...filter, ...page })).map(toCustomer),
+    listKeyOf(repo.CUSTOMER_SORT, filter),
+    (records) => writer.write(records),
+  );
 }
 
 /** The customer holding socials.MarketplaceID = `userId`, if any (for the marketplace webhook). */

@@ -1,7 +1,7 @@
 // Every query of the license records (CRUD side). Bound lists and attempts are loaded
 // for a whole selection of licenses with one query each, never one license at a time.
 import type { Db } from '../../db/database.js';
-import { containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
+import { afterKey, containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { LicensesTable, NewValidationAttempt } from '../../db/schema.js';
 
 export interface LicenseFilter extends Page, Sort {
@@ -20,6 +20,7 @@ export interface LicenseFilter extends Page, Sort {
 export const LICENSE_SORT: SortColumns = {
   columns: { createdAt: 'licenses.created_at', expiresAt: 'licenses.expires_at' },
   nullable: ['expiresAt'],
+  recordFields: { createdAt: 'createdAtEpochMillis', expiresAt: 'expiresAtEpochMillis' },
 };
 
 /** The licenses the filter matches, before paging: the selection and its count share it. */
@@ -39,7 +40,7 @@ function matchingLicenses(db: Db, filter: LicenseFilter) {
 
 /** Ids of the selected licenses, in the list's order: the list itself and the children's subquery. */
 const selectedIds = (db: Db, filter: LicenseFilter) =>
-  withPage(withSort(matchingLicenses(db, filter).select('licenses.id'), LICENSE_SORT, filter, 'licenses.id'), filter);
+  withPage(withSort(afterKey(matchingLicenses(db, filter), LICENSE_SORT, filter, 'licenses.id').select('licenses.id'), LICENSE_SORT, filter, 'licenses.id'), filter);
 
 export async function countLicenses(db: Db, filter: LicenseFilter): Promise<number> {
   const row = await matchingLicenses(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

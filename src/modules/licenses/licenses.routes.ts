@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isPaged } from '../../db/list-queries.js';
 import { ListResponse, sendList } from '../../http/list-response.js';
+import { STREAMED_LIST_NOTE, streamList } from '../../http/list-stream.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { CreateLicenseBodySchema, LicenseSchema, ListLicensesQuerySchema, UpdateLicenseBodySchema } from './licenses.schemas.js';
 import * as licenses from './licenses.service.js';
@@ -17,13 +19,18 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Without query parameters every license is returned, oldest first. `limit`/`offset` page through them; ' +
           '`customerId`, `productId`, `key` (part of the key, ignoring case) and `status` (active/expired) filter them; ' +
-          '`sort`/`order` choose the order. `X-Total-Count` says how many licenses match the filters in all.',
+          '`sort`/`order` choose the order. `X-Total-Count` says how many licenses match the filters in all.' + STREAMED_LIST_NOTE,
         querystring: ListLicensesQuerySchema,
         response: { 200: ListResponse(LicenseSchema, 'The licenses, with their total in X-Total-Count') },
       },
     },
-    async (request, reply) =>
-      sendList(reply, await app.snapshot((db) => licenses.listLicenses(db, request.query, app.config.validationHistoryMax))),
+    async (request, reply) => {
+      const historyMax = app.config.validationHistoryMax;
+      if (isPaged(request.query)) return sendList(reply, await app.snapshot((db) => licenses.listLicenses(db, request.query, historyMax)));
+      return streamList(reply, LicenseSchema, (writer) =>
+        app.longSnapshot((db) => licenses.streamLicenses(db, request.query, historyMax, writer)),
+      );
+    },
   );
 
   app.post(

@@ -2,10 +2,11 @@
 // mutation writes its audit entry in the caller's transaction.
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
-import { isPaged } from '../../db/list-queries.js';
+import { forEachBatch, isPaged, listKeyOf } from '../../db/list-queries.js';
 import type { LicensesTable, NewValidationAttempt } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Listed } from '../../http/list-response.js';
+import type { ListWriter } from '../../http/list-stream.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId, newLicenseKey } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -72,11 +73,10 @@ export async function getLicense(db: Db, id: string, historyMax = 0): Promise<Li
 }
 
 /** The page asked for and how many licenses match in all; a larger `limit` is clamped to MAX_PAGE_SIZE. */
-export async function listLicenses(db: Db, query: ListLicensesQuery, historyMax = 0): Promise<Listed<License>> {
-  // Named fields only: a query string may carry anything, the filter takes what the API documents.
+/** The repository filter a license query asks for (named fields only: a query string may carry anything). */
+function licenseFilter(query: ListLicensesQuery, now: number): repo.LicenseFilter {
   const { customerId, productId, key, status, sort, order, offset, limit } = query;
-  const now = Date.now();
-  const filter: repo.LicenseFilter = {
+  return {
     customerId,
     productId,
     keyContains: key,
@@ -87,9 +87,27 @@ export async function listLicenses(db: Db, query: ListLicensesQuery, historyMax 
     offset,
     limit: limit === undefined ? undefined : Math.min(limit, MAX_PAGE_SIZE),
   };
+}
+
+export async function listLicenses(db: Db, query: ListLicensesQuery, historyMax = 0): Promise<Listed<License>> {
+  const filter = licenseFilter(query, Date.now());
   const records = await loadLicenses(db, filter, historyMax);
   const total = isPaged(filter) ? await repo.countLicenses(db, filter) : records.length;
   return { records, total };
+}
+
+/**
+ * Every license matching the filters, written to `writer` in keyset batches, each loaded
+ * with its children in four queries (call inside one snapshot: the batches then agree).
+ */
+export async function streamLicenses(db: Db, query: ListLicensesQuery, historyMax: number, writer: ListWriter<License>): Promise<void> {
+  const { limit: _limit, offset: _offset, ...filter } = licenseFilter(query, Date.now());
+  writer.start(await repo.countLicenses(db, filter));
+  await forEachBatch(
+    (page) => loadLicenses(db, { ...filter, ...page }, historyMax),
+    listKeyOf(repo.LICENSE_SORT, filter),
+    (records) => writer.write(records),
+  );
 }
 
 /**

@@ -1,21 +1,21 @@
 // Aggregates over licenses and validation attempts, computed in SQL so a dashboard
-// never has to load the records themselves.
+// never has to load the records themselves, and read from counters or indexes so that
+// their cost does not grow with the attempts table.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 
 export const HOUR_MS = 3_600_000;
 
-/** Licenses active and expired at `now` (expired: at or past the expiry; null never expires). */
+/**
+ * Licenses active and expired at `now` (expired: at or past the expiry; null never expires).
+ * The expired ones are counted from licenses_expires_at_idx, the total from the table.
+ */
 export async function countLicensesByStatus(db: Db, now: number): Promise<{ active: number; expired: number }> {
-  const row = await db
-    .selectFrom('licenses')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('total'),
-      eb.fn.count<number>('expires_at').filterWhere('expires_at', '<=', now).as('expired'),
-    ])
-    .executeTakeFirstOrThrow();
-  const expired = Number(row.expired);
-  return { active: Number(row.total) - expired, expired };
+  const [total, expired] = await Promise.all([
+    db.selectFrom('licenses').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db.selectFrom('licenses').select((eb) => eb.fn.countAll<number>().as('n')).where('expires_at', '<=', now).executeTakeFirstOrThrow(),
+  ]);
+  return { active: Number(total.n) - Number(expired.n), expired: Number(expired.n) };
 }
 
 /**
@@ -23,19 +23,51 @@ export async function countLicensesByStatus(db: Db, now: number): Promise<{ acti
  * The hour is `timestamp / 3600000` with the divisor written into the SQL: an integer
  * column divided by an integer literal truncates on both SQLite and PostgreSQL (a bound
  * parameter would arrive from better-sqlite3 as a REAL and divide exactly).
- * validation_attempts_stats_idx (timestamp, successful) covers it.
+ * validation_attempts_stats_idx (timestamp, successful) covers it. Stats use it only for
+ * the part of an hour between `since` and the next whole hour.
  */
-export function attemptsByHourQuery(db: Db, since: number) {
+export function attemptsByHourQuery(db: Db, since: number, before = Number.MAX_SAFE_INTEGER) {
   const hour = sql<number>`${sql.ref('timestamp')} / ${sql.lit(HOUR_MS)}`;
   return db
     .selectFrom('validation_attempts')
     .select((eb) => [hour.as('hour'), eb.fn.countAll<number>().as('attempts'), eb.fn.sum<number>('successful').as('successful')])
     .where('timestamp', '>=', since)
+    .where('timestamp', '<', before)
     .groupBy(hour)
     .orderBy(hour);
 }
 
-export async function countAttemptsByHour(db: Db, since: number) {
-  const rows = await attemptsByHourQuery(db, since).execute();
-  return rows.map((r) => ({ hour: Number(r.hour), attempts: Number(r.attempts), successful: Number(r.successful) }));
+/** The whole hours from `fromHour` on, from the counters (one row per hour, however many attempts). */
+export const countedHoursQuery = (db: Db, fromHour: number) =>
+  db
+    .selectFrom('validation_counts_by_hour')
+    .select(['hour', 'attempts', 'successful'])
+    .where('hour', '>=', fromHour)
+    .where('attempts', '>', 0)
+    .orderBy('hour');
+
+export interface HourRow {
+  hour: number;
+  attempts: number;
+  successful: number;
+}
+
+const toHourRow = (r: { hour: number; attempts: number; successful: number }): HourRow => ({
+  hour: Number(r.hour),
+  attempts: Number(r.attempts),
+  successful: Number(r.successful),
+});
+
+/**
+ * Attempts at or after `since` per hour. Whole hours come from the counters; when `since`
+ * falls inside an hour, that hour's attempts from `since` on are counted from the
+ * attempts themselves (at most one hour of them, read from the covering index).
+ */
+export async function countAttemptsByHour(db: Db, since: number): Promise<HourRow[]> {
+  const firstWholeHour = Math.ceil(since / HOUR_MS);
+  const [partial, whole] = await Promise.all([
+    since % HOUR_MS === 0 ? [] : attemptsByHourQuery(db, since, firstWholeHour * HOUR_MS).execute(),
+    countedHoursQuery(db, firstWholeHour).execute(),
+  ]);
+  return [...partial, ...whole].map(toHourRow).filter((r) => r.attempts > 0);
 }

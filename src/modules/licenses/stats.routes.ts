@@ -14,7 +14,8 @@ export const licenseStatsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Counts active and expired licenses at the server time and the validation attempts still kept in the ' +
           "licenses' histories (VALIDATION_HISTORY_MAX each) since `since`, per UTC hour, so a client can group them " +
-          'into its own local days. A `since` more than 90 days back or in the future is 400.',
+          'into its own local days (read from per-hour counters kept as attempts are written, so the cost does not grow with ' +
+          'the history). A `since` more than 90 days back or in the future is 400.',
         querystring: LicenseStatsQuerySchema,
         response: { 200: LicenseStatsSchema },
       },

@@ -1,9 +1,9 @@
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffWith } from '../../../test/helpers/fixtures.js';
-import { newLicense, readLicense, validate } from '../../../test/helpers/licenses.js';
+import { newLicense, putBody, readLicense, validate } from '../../../test/helpers/licenses.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { attemptsByHourQuery } from './stats.repository.js';
+import { attemptsByHourQuery, countedHoursQuery } from './stats.repository.js';
 import { getLicenseStats } from './stats.service.js';
 
 const HOUR = 3_600_000;
@@ -26,8 +26,8 @@ async function insertAttempts(t: TestApp, licenseId: string, attempts: [timestam
 describe.each(DIALECTS)('license stats (%s)', (dialect) => {
   // Each counting test gets its own database, so every figure is exact.
   const apps: TestApp[] = [];
-  const freshApp = async () => {
-    const t = await startTestApp(dialect);
+  const freshApp = async (env: Record<string, string> = {}) => {
+    const t = await startTestApp(dialect, env);
     apps.push(t);
     return t;
   };
@@ -118,6 +118,45 @@ describe.each(DIALECTS)('license stats (%s)', (dialect) => {
     ]);
   });
 
+  // Stats count the attempts the histories hold (as a direct count would): pruning, a PUT that
+  // replaces a history and a deleted license take theirs out of the counters too.
+  it('answers from counters that always equal a direct count of the kept attempts', async () => {
+    const t = await freshApp({ VALIDATION_HISTORY_MAX: '5', VALIDATION_RATE_LIMIT: '1000' });
+    const directCount = async (since: number) =>
+      (await attemptsByHourQuery(t.app.db, since).execute()).map((r) => ({
+        hourEpochMillis: Number(r.hour) * HOUR,
+        successful: Number(r.successful),
+        failed: Number(r.attempts) - Number(r.successful),
+      }));
+    const statsSince = async (since: number) => (await t.admin('GET', `/licenses/stats?since=${since}`)).json.validationsByHour;
+    const since = hourOf(Date.now()) - 10 * DAY;
+    const [kept, replaced, deleted] = [await newLicense(t), await newLicense(t, { maxHwids: 1 }), await newLicense(t)];
+    for (let i = 0; i < 12; i += 1) {
+      for (const license of [kept, replaced, deleted]) {
+        await validate(t, { licenseId: license.id, productId: license.productId, hwid: `HW-${i % 2}` }, '127.0.0.2');
+      }
+    }
+    expect((await readLicense(t, kept.id)).validationAttempts.length).toBe(5);
+    expect(await statsSince(since)).toEqual(await directCount(since));
+
+    const now = Date.now();
+    const history = [
+      { hwid: 'A', ip: '10.0.0.1', timestampEpochMillis: now - 3 * DAY, successful: true },
+      { hwid: 'A', ip: '10.0.0.1', timestampEpochMillis: now - 3 * DAY + 1, successful: false, reason: 'EXPIRED' },
+    ];
+    const current = await readLicense(t, replaced.id);
+    expect((await t.admin('PUT', `/licenses/${replaced.id}`, { body: putBody(current, { validationAttempts: history }) })).status).toBe(200);
+    expect((await t.admin('DELETE', `/licenses/${deleted.id}`)).status).toBe(204);
+
+    const after = await statsSince(since);
+    expect(after).toEqual(await directCount(since));
+    expect(after[0]).toEqual({ hourEpochMillis: hourOf(now - 3 * DAY), successful: 1, failed: 1 });
+    const total = after.reduce((n: number, h: { successful: number; failed: number }) => n + h.successful + h.failed, 0);
+    const stored = await t.app.db.selectFrom('validation_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(total).toBe(Number(stored.n));
+    expect(total).toBeLessThan(2 + 12); // pruning took attempts out of the counters as well
+  });
+
   describe('refusals', () => {
     let t: TestApp;
     beforeAll(async () => {
@@ -164,12 +203,16 @@ describe.each(DIALECTS)('license stats (%s)', (dialect) => {
 
 // The query plan is SQLite's concern: there the aggregate runs on the thread that answers requests.
 describe('license stats query plan (sqlite)', () => {
-  it('reads only the window from an index, not the whole attempts table', async () => {
+  it('reads the counters from their key, and attempts only for the part of an hour before the first whole one', async () => {
     const t = await startTestApp('sqlite');
     try {
-      const query = attemptsByHourQuery(t.app.db, Date.now()).compile();
-      const plan = await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
-      expect(plan.rows.map((r) => r.detail).join('; ')).toMatch(/COVERING INDEX validation_attempts_stats_idx \(timestamp>\?\)/);
+      const planOf = async (query: { sql: string; parameters: readonly unknown[] }) =>
+        (await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]))).rows
+          .map((r) => r.detail)
+          .join('; ');
+      expect(await planOf(countedHoursQuery(t.app.db, 0).compile())).toMatch(/SEARCH validation_counts_by_hour USING .*\(hour>\?\)/);
+      const query = attemptsByHourQuery(t.app.db, Date.now(), Date.now() + HOUR).compile();
+      expect(await planOf(query)).toMatch(/COVERING INDEX validation_attempts_stats_idx \(timestamp>\? AND timestamp<\?\)/);
     } finally {
       await t.close();
     }

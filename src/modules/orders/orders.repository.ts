@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
+import { afterKey, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { OrdersTable } from '../../db/schema.js';
 
 export interface OrderFilter extends Page, Sort {
@@ -32,10 +32,13 @@ function matchingOrders(db: Db, filter: OrderFilter) {
 }
 
 /** Fields GET /orders may sort by. */
-export const ORDER_SORT: SortColumns = { columns: { createdAt: 'created_at', totalAmount: 'total_amount' } };
+export const ORDER_SORT: SortColumns = {
+  columns: { createdAt: 'created_at', totalAmount: 'total_amount' },
+  recordFields: { createdAt: 'createdAtEpochMillis' },
+};
 
 export const listOrders = (db: Db, filter: OrderFilter): Promise<OrdersTable[]> =>
-  withPage(withSort(matchingOrders(db, filter).selectAll(), ORDER_SORT, filter), filter).execute();
+  withPage(withSort(afterKey(matchingOrders(db, filter), ORDER_SORT, filter).selectAll(), ORDER_SORT, filter), filter).execute();
 
 export async function countOrders(db: Db, filter: OrderFilter): Promise<number> {
   const row = await matchingOrders(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

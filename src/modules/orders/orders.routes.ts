@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isPaged } from '../../db/list-queries.js';
 import { ListResponse, sendList } from '../../http/list-response.js';
+import { STREAMED_LIST_NOTE, streamList } from '../../http/list-stream.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { OrderBodySchema, OrderQuerySchema, OrderSchema } from './orders.schemas.js';
 import * as orders from './orders.service.js';
@@ -19,12 +21,15 @@ export const ordersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Without query parameters, every order, oldest first. `limit`/`offset` page the list; `customerId` and `productId` ' +
           'filter it; `sort`/`order` choose the order. ' +
-          '`X-Total-Count` says how many orders match the filters in all.',
+          '`X-Total-Count` says how many orders match the filters in all.' + STREAMED_LIST_NOTE,
         querystring: OrderQuerySchema,
         response: { 200: ListResponse(OrderSchema, 'The orders, with their total in X-Total-Count') },
       },
     },
-    async (request, reply) => sendList(reply, await orders.listOrders(app.db, request.query)),
+    async (request, reply) =>
+      isPaged(request.query)
+        ? sendList(reply, await orders.listOrders(app.db, request.query))
+        : streamList(reply, OrderSchema, (writer) => app.longSnapshot((db) => orders.streamOrders(db, request.query, writer))),
   );
 
   app.post(

@@ -1,9 +1,10 @@
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
-import { isPaged } from '../../db/list-queries.js';
+import { forEachBatch, isPaged, listKeyOf, type Page } from '../../db/list-queries.js';
 import type { OrdersTable } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { Listed } from '../../http/list-response.js';
+import type { ListWriter } from '../../http/list-stream.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -75,11 +76,28 @@ export async function getOrder(db: Db, id: string): Promise<Order> {
  */
 export async function listOrders(db: Db, query: OrderQuery): Promise<Listed<Order>> {
   const filter = { ...query, limit: query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE) };
+  const records = await loadOrders(db, filter);
+  const total = isPaged(filter) ? await repo.countOrders(db, filter) : records.length;
+  return { records, total };
+}
+
+/** The selected orders with their products and licenses, in three queries whatever their number. */
+async function loadOrders(db: Db, filter: repo.OrderFilter): Promise<Order[]> {
   const rows = await repo.listOrders(db, filter);
   const ids = rows.map((r) => r.id);
   const [products, licenses] = [await repo.productIdsByOrder(db, ids), await repo.licenseIdsByOrder(db, ids)];
-  const total = isPaged(filter) ? await repo.countOrders(db, filter) : rows.length;
-  return { records: rows.map((row) => toOrder(row, products.get(row.id) ?? [], licenses.get(row.id) ?? [])), total };
+  return rows.map((row) => toOrder(row, products.get(row.id) ?? [], licenses.get(row.id) ?? []));
+}
+
+/** Every order matching the filters, written to `writer` batch by batch (call inside one snapshot). */
+export async function streamOrders(db: Db, query: OrderQuery, writer: ListWriter<Order>): Promise<void> {
+  const { limit: _limit, offset: _offset, ...filter } = query;
+  writer.start(await repo.countOrders(db, filter));
+  await forEachBatch(
+    (page: Page) => loadOrders(db, { ...filter, ...page }),
+    listKeyOf(repo.ORDER_SORT, filter),
+    (records) => writer.write(records),
+  );
 }
 
 /**

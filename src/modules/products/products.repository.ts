@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
+import { afterKey, containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { ProductsTable } from '../../db/schema.js';
 
 export type ProductValues = Omit<ProductsTable, 'id' | 'created_at'>;
@@ -23,10 +23,13 @@ function matchingProducts(db: Db, filter: ProductFilter) {
 }
 
 /** Fields GET /products may sort by. */
-export const PRODUCT_SORT: SortColumns = { columns: { createdAt: 'created_at', name: 'name', price: 'price' } };
+export const PRODUCT_SORT: SortColumns = {
+  columns: { createdAt: 'created_at', name: 'name', price: 'price' },
+  recordFields: { createdAt: 'createdAtEpochMillis' },
+};
 
 export const listProducts = (db: Db, filter: ProductFilter): Promise<ProductsTable[]> =>
-  withPage(withSort(matchingProducts(db, filter).selectAll(), PRODUCT_SORT, filter), filter).execute();
+  withPage(withSort(afterKey(matchingProducts(db, filter), PRODUCT_SORT, filter).selectAll(), PRODUCT_SORT, filter), filter).execute();
 
 /** Every product's id and name, by name: what GET /products/names shows. */
 export const listProductNames = (db: Db) =>

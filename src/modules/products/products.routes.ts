@@ -1,5 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isPaged } from '../../db/list-queries.js';
 import { ListResponse, sendList } from '../../http/list-response.js';
+import { STREAMED_LIST_NOTE, streamList } from '../../http/list-stream.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
 import { ProductBodySchema, ProductNameSchema, ProductQuerySchema, ProductSchema } from './products.schemas.js';
 import * as products from './products.service.js';
@@ -18,12 +20,15 @@ export const productsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Without query parameters, every product, oldest first. `limit`/`offset` page the list; `q` filters it by name; ' +
           '`sort`/`order` choose the order. ' +
-          '`X-Total-Count` says how many products match the filter in all.',
+          '`X-Total-Count` says how many products match the filter in all.' + STREAMED_LIST_NOTE,
         querystring: ProductQuerySchema,
         response: { 200: ListResponse(ProductSchema, 'The products, with their total in X-Total-Count') },
       },
     },
-    async (request, reply) => sendList(reply, await products.listProducts(app.db, request.query)),
+    async (request, reply) =>
+      isPaged(request.query)
+        ? sendList(reply, await products.listProducts(app.db, request.query))
+        : streamList(reply, ProductSchema, (writer) => app.longSnapshot((db) => products.streamProducts(db, request.query, writer))),
   );
 
   app.get(

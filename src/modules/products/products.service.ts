@@ -1,9 +1,10 @@
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
-import { isPaged } from '../../db/list-queries.js';
+import { forEachBatch, isPaged, listKeyOf } from '../../db/list-queries.js';
 import type { ProductsTable } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Listed } from '../../http/list-response.js';
+import type { ListWriter } from '../../http/list-stream.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { referencedByMessage } from '../../lib/references.js';
@@ -66,6 +67,17 @@ export async function listProducts(db: Db, query: ProductQuery): Promise<Listed<
 
 /** Every product's id and name (GET /products/names, for staff who read licenses). */
 export const listProductNames = (db: Db): Promise<ProductName[]> => repo.listProductNames(db);
+
+/** Every product matching the filter, written to `writer` batch by batch (call inside one snapshot). */
+export async function streamProducts(db: Db, query: ProductQuery, writer: ListWriter<Product>): Promise<void> {
+  const { limit: _limit, offset: _offset, ...filter } = query;
+  writer.start(await repo.countProducts(db, filter));
+  await forEachBatch(
+    async (page) => (await repo.listProducts(db, { ...filter, ...page })).map(toProduct),
+    listKeyOf(repo.PRODUCT_SORT, filter),
+    (records) => writer.write(records),
+  );
+}
 
 /** The product whose marketplaceResourceId is `resourceId`, if any (for the marketplace webhook). */
 export async function findProductByMarketplaceResourceId(db: Db, resourceId: string): Promise<Product | undefined> {
