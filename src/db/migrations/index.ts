@@ -6,6 +6,7 @@ import * as businessRecords from './2026_11_21_0002_business_records.js';
 import * as validationAttemptsWritePath from './2026_11_22_0003_validation_attempts_write_path.js';
 import * as validationAttemptsStatsIndex from './2026_11_23_0004_validation_attempts_stats_index.js';
 import * as validationAttemptsIntegerKey from './2026_11_24_0005_validation_attempts_integer_key.js';
+import * as staffAccess from './2026_11_25_0012_staff_access.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0003_validation_attempts_write_path': validationAttemptsWritePath,
   '2026_11_23_0004_validation_attempts_stats_index': validationAttemptsStatsIndex,
   '2026_11_24_0005_validation_attempts_integer_key': validationAttemptsIntegerKey,
+  '2026_11_25_0012_staff_access': staffAccess,
 };
