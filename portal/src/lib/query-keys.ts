@@ -12,6 +12,8 @@ export const keys = {
   roles: ['roles'] as const,
   registrationKeys: ['registration-keys'] as const,
   audit: ['actions'] as const,
+  account: ['staff', 'me'] as const,
+  apiTokens: ['api-tokens'] as const,
 };
 
 /** Marks the given resources stale (and the audit log, which every change writes to). */

@@ -154,3 +154,23 @@ export interface PageParams {
   limit?: number;
   offset?: number;
 }
+
+export interface Account extends SessionUser {
+  id: string;
+  email: string;
+  totpEnabled: boolean;
+}
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  permissions: string[];
+  createdAtEpochMillis: number;
+  expiresAtEpochMillis: number | null;
+  lastUsedAtEpochMillis: number | null;
+}
+
+export interface CreatedApiToken extends ApiToken {
+  /** The secret, shown only in the create answer. */
+  token: string;
+}
