@@ -12,7 +12,16 @@ export function ChangePasswordForm({ onChanged }: { onChanged: (newPassword: str
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    change.mutate({ currentPassword, newPassword }, { onSuccess: () => onChanged(newPassword) });
+    change.mutate(
+      { currentPassword, newPassword },
+      {
+        onSuccess: () => {
+          setCurrentPassword('');
+          setNewPassword('');
+          onChanged(newPassword);
+        },
+      },
+    );
   };
 
   return (
