@@ -11,8 +11,10 @@ import { launchBrowser, navLink, openPage, pageErrors, screenshot, signIn } from
 
 const STEP = 60_000;
 const codeNow = (secret: string, offset = 0) => codeForStep(base32Decode(secret), stepAt(Date.now()) + offset);
-const sessionToken = (page: Page) =>
-  page.evaluate(() => (JSON.parse(sessionStorage.getItem('licensing-portal.session') ?? 'null') as { token: string } | null)?.token ?? null);
+const sessionToken = async (page: Page) => {
+  const stored = (await page.evaluate("sessionStorage.getItem('licensing-portal.session')")) as string | null;
+  return stored ? (JSON.parse(stored) as { token: string }).token : null;
+};
 
 describe('portal: API tokens, password, two-factor sign-in and sign-out', () => {
   let t: TestApp;
