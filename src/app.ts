@@ -19,6 +19,7 @@ import { registerNulRejection } from './http/reject-nul.js';
 import { registerValidation } from './http/validation.js';
 import { FailureLimiter } from './lib/failure-limiter.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createTokenService, resolveJwtSecret, type TokenService } from './modules/auth/tokens.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
@@ -34,6 +35,7 @@ import { registrationKeysRoutes } from './modules/registration-keys/registration
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { ensureMasterAdmin, type GeneratedAdmin } from './modules/staff/master-admin.js';
 import { loggerOptions } from './http/logger.js';
+import { accountRoutes } from './modules/staff/account.routes.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
 import { createKeyRing, type KeyRing } from './modules/signing/key-ring.js';
 import { signingRoutes } from './modules/signing/signing.routes.js';
@@ -149,6 +151,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(staffRoutes);
+  await app.register(accountRoutes);
+  await app.register(apiTokensRoutes);
   await app.register(registrationKeysRoutes);
   await app.register(rolesRoutes);
   await app.register(auditRoutes);

@@ -2,10 +2,12 @@
 // own module under cli/; this file only picks one from the table.
 import { ConfigError, loadConfig } from './config.js';
 import { backupCommand } from './cli/backup.js';
-import { CliError, type Command } from './cli/command.js';
+import { CliError, UsageError, type Command } from './cli/command.js';
+import { createAdminCommand } from './cli/create-admin.js';
 import { exportCommand } from './cli/export.js';
 import { importCommand } from './cli/import.js';
 import { migrateCommand } from './cli/migrate.js';
+import { resetPasswordCommand } from './cli/reset-password.js';
 import { restoreCommand } from './cli/restore.js';
 
 const COMMANDS: Record<string, Command> = {
@@ -14,6 +16,8 @@ const COMMANDS: Record<string, Command> = {
   restore: restoreCommand,
   export: exportCommand,
   import: importCommand,
+  'reset-password': resetPasswordCommand,
+  'create-admin': createAdminCommand,
 };
 
 function usage(): string {
@@ -34,5 +38,5 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof ConfigError) console.error(`Invalid configuration: ${err.message}`);
   else if (err instanceof CliError) console.error(err.message);
   else console.error(err);
-  process.exit(1);
+  process.exit(err instanceof UsageError ? 2 : 1);
 });

@@ -11,7 +11,14 @@ export interface Command {
 /** A failure the operator can fix (wrong argument, service still running…): printed without a stack. */
 export class CliError extends Error {}
 
+/** Arguments that do not fit the command's usage line: exit code 2, as for an unknown command. */
+export class UsageError extends CliError {
+  constructor(usage: string) {
+    super(`usage: npm run cli -- ${usage}`);
+  }
+}
+
 export function oneFileArgument(args: string[], usage: string): string {
-  if (args.length !== 1 || !args[0]) throw new CliError(`usage: npm run cli -- ${usage}`);
+  if (args.length !== 1 || !args[0]) throw new UsageError(usage);
   return args[0];
 }

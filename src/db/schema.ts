@@ -15,6 +15,39 @@ export interface StaffTable {
   active: number;
   is_master_admin: number;
   created_at: number;
+  /** When the password was last changed: login tokens issued before it stop working. */
+  password_changed_at?: number | null;
+  /** Base32 TOTP secret: pending while totp_enabled is 0, active once it is 1. */
+  totp_secret?: string | null;
+  totp_enabled?: number;
+  /** Last accepted TOTP time step: a code is accepted once (no replay). */
+  totp_last_step?: number | null;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  staff_id: string;
+  name: string;
+  /** SHA-256 (hex) of the token secret */
+  token_hash: string;
+  /** JSON array of permission strings */
+  permissions: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+}
+
+export interface RevokedTokensTable {
+  jti: string;
+  /** The login token's own expiry: the row may be pruned after it. */
+  expires_at: number;
+}
+
+export interface StaffRecoveryCodesTable {
+  staff_id: string;
+  /** SHA-256 (hex) of the recovery code */
+  code_hash: string;
+  used_at: number | null;
 }
 
 export interface RolesTable {
@@ -163,6 +196,9 @@ export interface Database {
   staff_roles: StaffRolesTable;
   registration_keys: RegistrationKeysTable;
   audit_entries: AuditEntriesTable;
+  api_tokens: ApiTokensTable;
+  revoked_tokens: RevokedTokensTable;
+  staff_recovery_codes: StaffRecoveryCodesTable;
   customers: CustomersTable;
   products: ProductsTable;
   licenses: LicensesTable;

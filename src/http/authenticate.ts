@@ -1,15 +1,24 @@
 // One permission mechanism: a route declares `config.permission` (a permission string
 // or MASTER_ADMIN); an onRequest hook added to that route authenticates the caller
-// (Bearer JWT or Basic), re-reads the account and its roles, and checks the permission
-// before the body is even parsed. Routes without `config.permission` are public.
+// (Bearer JWT, Bearer API token or Basic), re-reads the account and its roles, and
+// checks the permission before the body is even parsed. Routes without
+// `config.permission` are public.
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { actorFromStaff, hasPermission, type Actor } from '../modules/auth/actor.js';
 import { checkCredentials, INVALID_LOGIN } from '../modules/auth/auth.service.js';
+import { actorFromApiToken, isApiToken } from '../modules/api-tokens/api-tokens.service.js';
+import { isRevoked } from '../modules/auth/revoked-tokens.repository.js';
+import { passwordChangeCutoff } from '../modules/auth/tokens.js';
 import { findStaffById } from '../modules/staff/staff.repository.js';
 import { clientIp } from './client-ip.js';
 import { HttpError } from './errors.js';
 
 export const MASTER_ADMIN = 'masterAdmin';
+/**
+ * Any signed-in account (login token or Basic), but not an API token: a leaked token
+ * must not be able to mint tokens or change the account's password or two-factor.
+ */
+export const SIGNED_IN = 'signedIn';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,10 +40,20 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   const [scheme = '', credentials = ''] = header.trim().split(/\s+/, 2);
 
   if (scheme.toLowerCase() === 'bearer') {
-    const staffId = credentials ? await app.tokens.verify(credentials) : null;
-    const staff = staffId ? await findStaffById(app.db, staffId) : undefined;
-    if (!staff || staff.active !== 1) throw unauthorized('Invalid or expired token');
-    return actorFromStaff(app.db, staff);
+    if (isApiToken(credentials)) {
+      const actor = await actorFromApiToken(app.db, credentials);
+      if (!actor) throw unauthorized('Invalid or expired token');
+      return actor;
+    }
+    const claims = credentials ? await app.tokens.verify(credentials) : null;
+    const staff = claims ? await findStaffById(app.db, claims.staffId) : undefined;
+    if (!claims || !staff || staff.active !== 1) throw unauthorized('Invalid or expired token');
+    // Issued before the last password change, or signed out (on any instance).
+    if (claims.iat < passwordChangeCutoff(staff.password_changed_at) || (await isRevoked(app.db, claims.jti))) {
+      throw unauthorized('Invalid or expired token');
+    }
+    const actor = await actorFromStaff(app.db, staff);
+    return { ...actor, credential: { kind: 'login', jti: claims.jti, expiresAtSeconds: claims.exp } };
   }
 
   if (scheme.toLowerCase() === 'basic') {
@@ -46,7 +65,8 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
     const wait = await app.loginLimiter.retryAfterSeconds(clientIp(request));
     if (wait > 0) throw new HttpError(429, 'Too many login attempts. Try again later.', { 'retry-after': String(wait) });
     try {
-      return await checkCredentials(app.db, decoded.slice(0, colon), decoded.slice(colon + 1));
+      const actor = await checkCredentials(app.db, decoded.slice(0, colon), decoded.slice(colon + 1));
+      return { ...actor, credential: { kind: 'basic' } };
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       if (err.message === INVALID_LOGIN) await app.loginLimiter.recordFailure(clientIp(request));
@@ -70,7 +90,11 @@ export function registerAuthentication(app: FastifyInstance): void {
     if (permission === undefined) return;
     const check: onRequestAsyncHookHandler = async (request) => {
       const actor = await authenticate(app, request);
-      if (permission === MASTER_ADMIN) {
+      if (permission === SIGNED_IN) {
+        if (actor.credential?.kind === 'apiToken') {
+          throw new HttpError(403, 'API tokens cannot manage accounts or tokens; sign in with a password');
+        }
+      } else if (permission === MASTER_ADMIN) {
         if (!actor.isMasterAdmin) throw new HttpError(403, 'Master Admin only');
       } else if (!hasPermission(actor, permission)) {
         throw new HttpError(403, `Missing permission: ${permission}`);
@@ -82,7 +106,12 @@ export function registerAuthentication(app: FastifyInstance): void {
 
     // Document the requirement in the OpenAPI description.
     if (!route.schema) return;
-    const requirement = permission === MASTER_ADMIN ? 'Master Admin only' : `Requires permission \`${permission}\``;
+    const requirement =
+      permission === SIGNED_IN
+        ? 'Any signed-in account (login token or Basic; not an API token)'
+        : permission === MASTER_ADMIN
+          ? 'Master Admin only'
+          : `Requires permission \`${permission}\``;
     // GET routes share their schema object with the HEAD route Fastify adds: note it once.
     if (route.schema.description?.includes(requirement)) return;
     Object.assign(route.schema, {

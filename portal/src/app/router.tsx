@@ -5,6 +5,8 @@ import { createBrowserRouter } from 'react-router';
 import { MASTER_ADMIN, type Requirement } from '../lib/authorization';
 import { Guard } from './guard';
 import { AppLayout } from './layout/app-layout';
+import { AccountPage } from './routes/account';
+import { ApiTokensPage } from './routes/api-tokens';
 import { AuditPage } from './routes/audit';
 import { CustomerCreatePage, CustomerEditPage } from './routes/customer-edit';
 import { CustomerPage } from './routes/customer';
@@ -57,6 +59,8 @@ export const createRouter = () =>
           { path: 'registration-keys', element: guarded(MASTER_ADMIN, <RegistrationKeysPage />) },
           { path: 'signing-keys', element: guarded(MASTER_ADMIN, <SigningKeysPage />) },
           { path: 'audit', element: guarded('actions:read', <AuditPage />) },
+          { path: 'account', element: <AccountPage /> },
+          { path: 'api-tokens', element: <ApiTokensPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

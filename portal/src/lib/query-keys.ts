@@ -13,6 +13,8 @@ export const keys = {
   registrationKeys: ['registration-keys'] as const,
   signingKeys: ['signing-keys'] as const,
   audit: ['actions'] as const,
+  account: ['staff', 'me'] as const,
+  apiTokens: ['api-tokens'] as const,
 };
 
 /** Marks the given resources stale (and the audit log, which every change writes to). */

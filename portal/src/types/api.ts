@@ -179,3 +179,23 @@ export interface ProductName {
   id: string;
   name: string;
 }
+
+export interface Account extends SessionUser {
+  id: string;
+  email: string;
+  totpEnabled: boolean;
+}
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  permissions: string[];
+  createdAtEpochMillis: number;
+  expiresAtEpochMillis: number | null;
+  lastUsedAtEpochMillis: number | null;
+}
+
+export interface CreatedApiToken extends ApiToken {
+  /** The secret, shown only in the create answer. */
+  token: string;
+}

@@ -7,6 +7,7 @@ import * as validationAttemptsWritePath from './2026_11_22_0003_validation_attem
 import * as validationAttemptsStatsIndex from './2026_11_23_0004_validation_attempts_stats_index.js';
 import * as validationAttemptsIntegerKey from './2026_11_24_0005_validation_attempts_integer_key.js';
 import * as signingKeys from './2026_11_25_0010_signing_keys.js';
+import * as staffAccess from './2026_11_25_0012_staff_access.js';
 import * as validationCountsByHour from './2026_11_25_0014a_validation_counts_by_hour.js';
 
 export const migrations: Record<string, Migration> = {
@@ -16,5 +17,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0004_validation_attempts_stats_index': validationAttemptsStatsIndex,
   '2026_11_24_0005_validation_attempts_integer_key': validationAttemptsIntegerKey,
   '2026_11_25_0010_signing_keys': signingKeys,
+  '2026_11_25_0012_staff_access': staffAccess,
   '2026_11_25_0014a_validation_counts_by_hour': validationCountsByHour,
 };

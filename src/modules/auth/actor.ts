@@ -4,6 +4,12 @@ import type { StaffTable } from '../../db/schema.js';
 import { rolesOfStaff } from '../staff/staff.repository.js';
 import { WILDCARD } from '../roles/permissions.js';
 
+/** How the caller proved who they are. */
+export type Credential =
+  | { kind: 'login'; jti: string; expiresAtSeconds: number }
+  | { kind: 'basic' }
+  | { kind: 'apiToken'; tokenId: string };
+
 export interface Actor {
   id: string;
   username: string;
@@ -12,6 +18,8 @@ export interface Actor {
   permissions: string[];
   /** Role names joined by ", "; "Master Admin" for the Master Admin. */
   roleNames: string;
+  /** Set by authentication; absent on actors built for other uses (e.g. login). */
+  credential?: Credential;
 }
 
 export async function actorFromStaff(db: Db, staff: StaffTable): Promise<Actor> {

@@ -1,10 +1,12 @@
 import type { Db } from '../../db/database.js';
+import type { StaffTable } from '../../db/schema.js';
 import { HttpError } from '../../http/errors.js';
 import type { FailureLimiter } from '../../lib/failure-limiter.js';
 import { decoyPasswordHash, verifyPassword } from '../../lib/secrets.js';
 import { findStaffByUsername } from '../staff/staff.repository.js';
+import { verifySecondFactor } from '../two-factor/two-factor.service.js';
 import { actorFromStaff, type Actor } from './actor.js';
-import type { TokenService } from './tokens.js';
+import { passwordChangeCutoff, type TokenService } from './tokens.js';
 
 export interface LoginResult {
   token: string;
@@ -12,41 +14,60 @@ export interface LoginResult {
 }
 
 export const INVALID_LOGIN = 'Invalid username or password';
+export const TWO_FACTOR_REQUIRED = 'Two-factor code required';
+export const INVALID_TWO_FACTOR = 'Invalid two-factor code';
 
 /**
- * Checks username and password. Returns the account's actor, or throws 401 with the
- * same message for an unknown user and a wrong password.
+ * Checks username and password. Returns the account, or throws 401 with the same
+ * message for an unknown user and a wrong password.
  */
-export async function checkCredentials(db: Db, username: string, password: string): Promise<Actor> {
+export async function checkPassword(db: Db, username: string, password: string): Promise<StaffTable> {
   const staff = await findStaffByUsername(db, username);
   // Verify against a decoy hash for unknown users so timing does not reveal them.
   const ok = await verifyPassword(staff?.password_hash ?? (await decoyPasswordHash()), password);
   if (!staff || !ok) throw new HttpError(401, INVALID_LOGIN);
   if (staff.active !== 1) throw new HttpError(401, 'Account is deactivated');
+  return staff;
+}
+
+/** Basic credentials: the password alone, so never for an account with two-factor sign-in. */
+export async function checkCredentials(db: Db, username: string, password: string): Promise<Actor> {
+  const staff = await checkPassword(db, username, password);
+  if (staff.totp_enabled === 1) {
+    throw new HttpError(401, 'Basic credentials are refused for accounts with two-factor sign-in; scripts should use an API token');
+  }
   return actorFromStaff(db, staff);
 }
+
+/** Failures that count toward the brute-force limit: a wrong password or a wrong code. */
+const isGuessFailure = (err: unknown) =>
+  err instanceof HttpError && (err.message === INVALID_LOGIN || err.message === INVALID_TWO_FACTOR);
 
 export async function login(
   db: Db,
   tokens: TokenService,
   limiter: FailureLimiter,
   clientIp: string,
-  username: string,
-  password: string,
+  credentials: { username: string; password: string; totp?: string | undefined },
 ): Promise<LoginResult> {
   const wait = await limiter.retryAfterSeconds(clientIp);
   if (wait > 0) {
     throw new HttpError(429, 'Too many login attempts. Try again later.', { 'retry-after': String(wait) });
   }
-  let actor: Actor;
+  let staff: StaffTable;
   try {
-    actor = await checkCredentials(db, username, password);
+    staff = await checkPassword(db, credentials.username, credentials.password);
+    if (staff.totp_enabled === 1) {
+      if (!credentials.totp) throw new HttpError(401, TWO_FACTOR_REQUIRED);
+      if (!(await verifySecondFactor(db, staff, credentials.totp))) throw new HttpError(401, INVALID_TWO_FACTOR);
+    }
   } catch (err) {
-    if (err instanceof HttpError && err.message === INVALID_LOGIN) await limiter.recordFailure(clientIp);
+    if (isGuessFailure(err)) await limiter.recordFailure(clientIp);
     throw err;
   }
+  const actor = await actorFromStaff(db, staff);
   return {
-    token: await tokens.sign(actor.id),
+    token: await tokens.sign(actor.id, passwordChangeCutoff(staff.password_changed_at)),
     user: {
       username: actor.username,
       isMasterAdmin: actor.isMasterAdmin,

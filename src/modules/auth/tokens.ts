@@ -6,35 +6,58 @@ import { newId } from '../../lib/ids.js';
 
 export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 
-export interface TokenService {
-  sign(staffId: string): Promise<string>;
-  /** The staff id of a valid, unexpired token; null otherwise. */
-  verify(token: string): Promise<string | null>;
+export interface LoginTokenClaims {
+  staffId: string;
+  /** issued at, epoch seconds */
+  iat: number;
+  /** expiry, epoch seconds */
+  exp: number;
+  jti: string;
 }
 
 /** A staff id: the UUID this service issues (letters, digits, dashes; no NUL, no array). */
 const STAFF_ID = /^[0-9A-Za-z-]{1,64}$/;
 
+type ValidClaims = JWTPayload & { sub: string; iat: number; exp: number; jti: string };
+
 /**
  * The signature only proves that we signed the token; the claims' types are checked
  * too, so a token of another shape (an array or object sub, a NUL) is simply invalid.
  */
-function hasValidClaims(payload: JWTPayload): payload is JWTPayload & { sub: string } {
+function hasValidClaims(payload: JWTPayload): payload is ValidClaims {
   const { sub, iat, exp, jti } = payload;
   return (
     typeof sub === 'string' &&
     STAFF_ID.test(sub) &&
     Number.isFinite(iat) &&
     Number.isFinite(exp) &&
-    (jti === undefined || (typeof jti === 'string' && jti.length <= 128))
+    typeof jti === 'string' &&
+    jti.length > 0 &&
+    jti.length <= 128
   );
 }
+
+export interface TokenService {
+  /** `notBeforeSecond`: the token's iat is at least this (see passwordChangeCutoff). */
+  sign(staffId: string, notBeforeSecond?: number): Promise<string>;
+  /** The claims of a validly signed, unexpired token; null otherwise. */
+  verify(token: string): Promise<LoginTokenClaims | null>;
+}
+
+/**
+ * iat has whole-second resolution, a password change milliseconds. Rule: a login token
+ * is accepted only if its iat is at least the second after the change. A token issued
+ * in the very second of the change (before or after it) would be ambiguous, so login
+ * gives new tokens iat = max(now, that second): a sign-in right after a change works.
+ */
+export const passwordChangeCutoff = (passwordChangedAt: number | null | undefined): number =>
+  passwordChangedAt == null ? 0 : Math.floor(passwordChangedAt / 1000) + 1;
 
 export function createTokenService(secret: string): TokenService {
   const key = new TextEncoder().encode(secret);
   return {
-    async sign(staffId) {
-      const now = Math.floor(Date.now() / 1000);
+    async sign(staffId, notBeforeSecond = 0) {
+      const now = Math.max(Math.floor(Date.now() / 1000), notBeforeSecond);
       return new SignJWT({})
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(staffId)
@@ -45,8 +68,9 @@ export function createTokenService(secret: string): TokenService {
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'iat'] });
-        return hasValidClaims(payload) ? payload.sub : null;
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'iat', 'jti'] });
+        if (!hasValidClaims(payload)) return null;
+        return { staffId: payload.sub, iat: payload.iat, exp: payload.exp, jti: payload.jti };
       } catch {
         return null;
       }

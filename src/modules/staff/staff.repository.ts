@@ -53,3 +53,7 @@ export const rolesOfStaff = (db: Db, staffId: string) =>
     .where('staff_roles.staff_id', '=', staffId)
     .orderBy('staff_roles.position')
     .execute();
+
+/** New password hash; `changedAt` ends the login tokens issued before it. */
+export const setStaffPassword = (trx: Db, id: string, passwordHash: string, changedAt: number) =>
+  trx.updateTable('staff').set({ password_hash: passwordHash, password_changed_at: changedAt }).where('id', '=', id).execute();

@@ -2,10 +2,10 @@
 // navigation (a toggled menu on narrow screens), and the page. Without a session it
 // sends the visitor to sign-in, remembering where they wanted to go.
 import { useEffect, useState } from 'react';
-import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { FlashMessages } from '../../components/flash-messages';
+import { signOut } from '../../features/account/api/account';
 import { useSession } from '../../hooks/use-session';
-import { session } from '../../lib/session';
 import { visibleNavItems } from '../navigation';
 
 export function AppLayout() {
@@ -40,7 +40,9 @@ export function AppLayout() {
           <span title={current.user.role}>
             {current.user.username} <span className="muted">({current.user.role || 'no role'})</span>
           </span>
-          <button type="button" className="button button-small" onClick={() => session.end('signed-out')}>
+          <Link to="/account">Account</Link>
+          <Link to="/api-tokens">API tokens</Link>
+          <button type="button" className="button button-small" onClick={() => void signOut()}>
             Sign out
           </button>
         </div>

@@ -6,6 +6,8 @@ import type { LoginResponse } from '../../../types/api';
 export interface Credentials {
   username: string;
   password: string;
+  /** Two-factor code (or recovery code), for accounts that have it on. */
+  totp?: string;
 }
 
 export const login = (credentials: Credentials) =>

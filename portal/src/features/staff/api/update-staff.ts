@@ -26,3 +26,12 @@ export function useDeleteStaff() {
   const queryClient = useQueryClient();
   return useMutation({ mutationFn: deleteStaff, meta: { success: 'Account deleted.' }, onSuccess: () => invalidate(queryClient, keys.staff) });
 }
+
+/** Master Admin only: another account's new password. */
+export const setStaffPassword = ({ id, newPassword }: { id: string; newPassword: string }) =>
+  api.put<void>(`/staff/${encodeURIComponent(id)}/password`, { newPassword });
+
+export function useSetStaffPassword() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: setStaffPassword, onSuccess: () => invalidate(queryClient, keys.staff) });
+}

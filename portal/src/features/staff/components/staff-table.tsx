@@ -7,11 +7,15 @@ import { Table } from '../../../components/table';
 import { useCan } from '../../../hooks/use-session';
 import type { Role, Staff } from '../../../types/api';
 import { useDeleteStaff, useSetStaffActive } from '../api/update-staff';
+import { SetPasswordForm } from './set-password-form';
 import { StaffRolesEditor } from './staff-roles-editor';
+import { MASTER_ADMIN } from '../../../lib/authorization';
 
 export function StaffTable({ staff, roles }: { staff: Staff[]; roles: Role[] }) {
   const canManage = useCan('staff:manage');
+  const isMasterAdmin = useCan(MASTER_ADMIN);
   const [editing, setEditing] = useState<string | null>(null);
+  const [settingPassword, setSettingPassword] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Staff | null>(null);
   const setActive = useSetStaffActive();
   const remove = useDeleteStaff();
@@ -28,7 +32,7 @@ export function StaffTable({ staff, roles }: { staff: Staff[]; roles: Role[] }) 
             <th scope="col">Email</th>
             <th scope="col">Roles</th>
             <th scope="col">Status</th>
-            {canManage ? <th scope="col">Actions</th> : null}
+            {canManage || isMasterAdmin ? <th scope="col">Actions</th> : null}
           </tr>
         }
       >
@@ -41,9 +45,14 @@ export function StaffTable({ staff, roles }: { staff: Staff[]; roles: Role[] }) 
               <td>
                 <span className={`badge ${account.active ? 'badge-ok' : 'badge-muted'}`}>{account.active ? 'Active' : 'Deactivated'}</span>
               </td>
-              {canManage ? (
+              {canManage || isMasterAdmin ? (
                 <td className="row-actions">
-                  {account.isMasterAdmin ? (
+                  {isMasterAdmin && !account.isMasterAdmin ? (
+                    <button type="button" className="button button-small" onClick={() => setSettingPassword(settingPassword === account.id ? null : account.id)}>
+                      Set password <span className="visually-hidden">of {account.username}</span>
+                    </button>
+                  ) : null}
+                  {!canManage ? null : account.isMasterAdmin ? (
                     <span className="muted">Cannot be changed</span>
                   ) : (
                     <>
@@ -66,6 +75,13 @@ export function StaffTable({ staff, roles }: { staff: Staff[]; roles: Role[] }) 
                 </td>
               ) : null}
             </tr>
+            {settingPassword === account.id ? (
+              <tr>
+                <td colSpan={5}>
+                  <SetPasswordForm staff={account} onDone={() => setSettingPassword(null)} />
+                </td>
+              </tr>
+            ) : null}
             {editing === account.id ? (
               <tr>
                 <td colSpan={5}>

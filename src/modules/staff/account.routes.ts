@@ -1,0 +1,128 @@
+// The signed-in account's own settings (/staff/me…) and the Master Admin's password set.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { MASTER_ADMIN, SIGNED_IN } from '../../http/authenticate.js';
+import { IdParams, NoContent } from '../../http/schemas.js';
+import * as twoFactor from '../two-factor/two-factor.service.js';
+import {
+  AccountSchema,
+  ChangePasswordBodySchema,
+  RecoveryCodesSchema,
+  SetPasswordBodySchema,
+  TotpConfirmBodySchema,
+  TotpDisableBodySchema,
+  TotpEnrolmentSchema,
+} from './account.schemas.js';
+import { changeOwnPassword, setPasswordOf } from './passwords.service.js';
+import { findStaffById } from './staff.repository.js';
+import { notFound } from '../../http/errors.js';
+
+const tags = ['Account'];
+
+export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/staff/me',
+    { config: { permission: SIGNED_IN }, schema: { tags, summary: 'Your own account', response: { 200: AccountSchema } } },
+    async (request) => {
+      const staff = await findStaffById(app.db, request.actor.id);
+      if (!staff) throw notFound('Staff account not found');
+      const { actor } = request;
+      return {
+        id: staff.id,
+        username: staff.username,
+        email: staff.email,
+        isMasterAdmin: actor.isMasterAdmin,
+        permissions: actor.permissions,
+        role: actor.roleNames,
+        totpEnabled: staff.totp_enabled === 1,
+      };
+    },
+  );
+
+  app.put(
+    '/staff/me/password',
+    {
+      config: { permission: SIGNED_IN },
+      schema: {
+        tags,
+        summary: 'Change your password; every login token issued before it stops working',
+        description:
+          'newPassword under 8 characters: 400. Wrong currentPassword: 403 `Current password is wrong`. ' +
+          'API tokens keep working (revoke them separately). Audited as `staff.changePassword` (no password in the data).',
+        body: ChangePasswordBodySchema,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await changeOwnPassword(app.db, request.actor, request.body.currentPassword, request.body.newPassword);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/staff/:id/password',
+    {
+      config: { permission: MASTER_ADMIN },
+      schema: {
+        tags: ['Staff'],
+        summary: "Set another account's password (ends its login tokens)",
+        description: 'Audited as `staff.setPassword` (no password in the data).',
+        params: IdParams,
+        body: SetPasswordBodySchema,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await setPasswordOf(app.db, request.actor, request.params.id, request.body.newPassword);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/staff/me/totp',
+    {
+      config: { permission: SIGNED_IN },
+      schema: {
+        tags,
+        summary: 'Start two-factor enrolment: a new pending TOTP secret',
+        description:
+          'The secret is shown only in this answer. Sign-in is unchanged until POST /staff/me/totp/confirm. ' +
+          'Already enabled: 409.',
+        response: { 200: TotpEnrolmentSchema },
+      },
+    },
+    async (request) => twoFactor.startEnrolment(app.db, request.actor),
+  );
+
+  app.post(
+    '/staff/me/totp/confirm',
+    {
+      config: { permission: SIGNED_IN },
+      schema: {
+        tags,
+        summary: 'Enable two-factor sign-in with a current code; returns 10 recovery codes (shown once)',
+        description: 'Wrong code: 400 `Invalid two-factor code`. No pending enrolment: 409. Audited as `staff.totp.enable`.',
+        body: TotpConfirmBodySchema,
+        response: { 200: RecoveryCodesSchema },
+      },
+    },
+    async (request) => twoFactor.confirmEnrolment(app.db, request.actor, request.body.code),
+  );
+
+  app.delete(
+    '/staff/me/totp',
+    {
+      config: { permission: SIGNED_IN },
+      schema: {
+        tags,
+        summary: 'Disable two-factor sign-in (needs your password)',
+        description: 'Wrong password: 403. Not enabled: 409. Audited as `staff.totp.disable`.',
+        body: TotpDisableBodySchema,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await twoFactor.disable(app.db, request.actor, request.body.password);
+      return reply.code(204).send(null);
+    },
+  );
+};
