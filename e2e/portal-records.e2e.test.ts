@@ -236,7 +236,7 @@ describe('portal: customers, products, licenses, orders, audit', () => {
 
     const expectDashboard = async (dashboard: Page, timeZone: string) => {
       await expect.poll(() => dashboard.getByTestId('stat-customers').innerText()).toBe('21');
-      expect(await dashboard.getByTestId('stat-products').innerText()).toBe('2');
+      await expect.poll(() => dashboard.getByTestId('stat-products').innerText()).toBe('2');
       await expect.poll(() => dashboard.getByTestId('stat-active-licenses').innerText()).toBe('1');
       expect(await dashboard.getByTestId('stat-expired-licenses').innerText()).toBe('1');
       const rows = await chartRows(dashboard);

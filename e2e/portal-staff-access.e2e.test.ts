@@ -12,7 +12,7 @@ import { launchBrowser, navLink, openPage, pageErrors, screenshot, signIn } from
 const STEP = 60_000;
 const codeNow = (secret: string, offset = 0) => codeForStep(base32Decode(secret), stepAt(Date.now()) + offset);
 const sessionToken = async (page: Page) => {
-  const stored = (await page.evaluate("sessionStorage.getItem('licensing-portal.session')")) as string | null;
+  const stored = (await page.evaluate("localStorage.getItem('licensing-portal.session')")) as string | null;
   return stored ? (JSON.parse(stored) as { token: string }).token : null;
 };
 

@@ -13,6 +13,9 @@ export const TABLES: TableSpec[] = [
   { name: 'staff', orderBy: ['id'] },
   { name: 'roles', orderBy: ['id'] },
   { name: 'staff_roles', orderBy: ['staff_id', 'position'] },
+  { name: 'api_tokens', orderBy: ['id'] }, // secrets as hashes only
+  { name: 'revoked_tokens', orderBy: ['jti'] }, // signed-out login tokens until their expiry
+  { name: 'staff_recovery_codes', orderBy: ['staff_id', 'code_hash'] },
   { name: 'registration_keys', orderBy: ['id'] },
   { name: 'signing_keys', orderBy: ['kid'] }, // receipt and license-file keys, private parts included
   { name: 'audit_entries', orderBy: ['id'] },
@@ -26,3 +29,9 @@ export const TABLES: TableSpec[] = [
   { name: 'order_products', orderBy: ['order_id', 'position'] },
   { name: 'order_licenses', orderBy: ['order_id', 'position'] },
 ];
+
+/**
+ * Tables the database keeps itself (triggers on validation_attempts fill the hourly
+ * counters): not exported, rebuilt as the attempts are imported.
+ */
+export const DERIVED_TABLES = ['validation_counts_by_hour'];
