@@ -36,3 +36,4 @@ export const AuditQuerySchema = Type.Object({
   ),
 });
 export type AuditQuery = Static<typeof AuditQuerySchema>;
+export type AuditEntry = Static<typeof AuditEntrySchema>;

@@ -1,15 +1,15 @@
+import type { Static } from '@sinclair/typebox';
 import type { Db } from '../../db/database.js';
 import { HttpError } from '../../http/errors.js';
 import type { FailureLimiter } from '../../lib/failure-limiter.js';
 import { decoyPasswordHash, verifyPassword } from '../../lib/secrets.js';
 import { findStaffByUsername } from '../staff/staff.repository.js';
 import { actorFromStaff, type Actor } from './actor.js';
+import type { LoginResponseSchema } from './auth.schemas.js';
 import type { TokenService } from './tokens.js';
 
-export interface LoginResult {
-  token: string;
-  user: { username: string; isMasterAdmin: boolean; permissions: string[]; role: string };
-}
+/** What POST /auth/login answers: the schema's type, not a copy of it. */
+export type LoginResult = Static<typeof LoginResponseSchema>;
 
 export const INVALID_LOGIN = 'Invalid username or password';
 
