@@ -71,7 +71,8 @@ export async function loadNamedSchemas(): Promise<NamedSchemas> {
 export function liftNamedSchemas(document: Json, named: NamedSchemas): Json {
   const components: Json = (document.components.schemas ??= {});
 
-  const lift = (node: unknown, isComponent = false): unknown => {
+  /** `describedAbove`: the node is a media type's or parameter's `schema`, whose owner carries the description. */
+  const lift = (node: unknown, isComponent = false, describedAbove = false): unknown => {
     if (Array.isArray(node)) return node.map((item) => lift(item));
     if (node === null || typeof node !== 'object') return node;
     const name = isComponent ? undefined : isNameable(node) ? named.get(keyOf(node)) : undefined;
@@ -83,11 +84,11 @@ export function liftNamedSchemas(document: Json, named: NamedSchemas): Json {
       const ref: Json = { $ref: `#/components/schemas/${name}` };
       // A use that words the schema differently (an error answer's reason) keeps its wording.
       const description = (node as Json).description;
-      if (description && description !== components[name].description) ref.description = description;
+      if (description && !describedAbove && description !== components[name].description) ref.description = description;
       return ref;
     }
     const copy: Json = {};
-    for (const [key, value] of Object.entries(node)) copy[key] = lift(value);
+    for (const [key, value] of Object.entries(node)) copy[key] = lift(value, false, key === 'schema');
     return copy;
   };
 

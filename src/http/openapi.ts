@@ -33,7 +33,9 @@ function errorResponses(route: RouteOptions, textErrors: boolean): Record<string
   const hasInput = Boolean(schema.body || schema.querystring || schema.params);
   const error = (description: string) => (textErrors ? { description, ...TEXT_ERROR } : { ...ErrorSchema, description });
   const errors: Record<string, unknown> = {};
-  if (hasInput) errors[400] = error('Invalid input (including a body that is not JSON); the message names the field');
+  if (hasInput) {
+    errors[400] = error(schema.body ? 'Invalid input, or a body that is not JSON; the message names the field' : 'Invalid input; the message names the field');
+  }
   if (isProtected) {
     errors[401] = error('Missing or invalid credentials');
     errors[403] = error('Lacks the required permission');
@@ -80,11 +82,15 @@ const HEADERS_BY_STATUS: Record<string, Record<string, { $ref: string }>> = {
   503: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
 };
 
+/** @fastify/swagger's wording for an answer whose schema has no description. */
+const UNDESCRIBED = 'Default Response';
+const PLAIN_WORDING: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No content', 503: 'Service unavailable' };
+
 type Operation = {
   operationId?: string;
   security?: unknown[];
   requestBody?: { required?: boolean };
-  responses?: Record<string, { headers?: Record<string, unknown> }>;
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
   'x-optional-body'?: boolean;
 };
 
@@ -97,6 +103,7 @@ function completeOperations(document: Record<string, any>): void {
       if (operation['x-optional-body'] && operation.requestBody) operation.requestBody.required = false;
       delete operation['x-optional-body'];
       for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+        if (answer.description === UNDESCRIBED && PLAIN_WORDING[status]) answer.description = PLAIN_WORDING[status];
         if (HEADERS_BY_STATUS[status]) answer.headers = { ...HEADERS_BY_STATUS[status], ...answer.headers };
       }
     }
@@ -136,7 +143,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     const schema = route.schema as Record<string, unknown> | undefined;
     if (!schema || schema.hide || !route.schema?.response) return;
     const declared = route.schema.response as Record<string, unknown>;
-    route.schema.response = { ...errorResponses(route, answersText(declared)), ...declared };
+    const generic = errorResponses(route, answersText(declared));
+    // A bare `404: ErrorSchema` takes the generic wording ("No record with this id").
+    const own = Object.entries(declared).filter(([status, answer]) => !(answer === ErrorSchema && generic[status]));
+    route.schema.response = { ...generic, ...Object.fromEntries(own) };
     const documented = route.config?.openapi;
     if (documented?.optionalBody) schema['x-optional-body'] = true;
     if (documented?.documentedBody) {

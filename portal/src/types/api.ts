@@ -774,7 +774,7 @@ export type components = {
             /** @description Role names joined by ", "; "Master Admin" for the Master Admin */
             role: string;
         };
-        /** @description Invalid input (including a body that is not JSON); the message names the field */
+        /** @description Invalid input, or a body that is not JSON; the message names the field */
         Error: {
             /** @description What went wrong, naming the field when a field is at fault */
             error: string;
@@ -1311,7 +1311,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1333,7 +1333,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1344,7 +1344,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Service unavailable */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -1371,7 +1371,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1380,7 +1380,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponse"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1443,7 +1443,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1452,7 +1452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Staff"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1509,7 +1509,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1571,7 +1571,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1580,7 +1580,7 @@ export interface operations {
                     "application/json": components["schemas"]["Staff"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1658,7 +1658,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1733,7 +1733,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1742,7 +1742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Staff"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1826,7 +1826,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1835,7 +1835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Staff"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1912,7 +1912,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1975,7 +1975,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1984,7 +1984,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistrationKey"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2062,7 +2062,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2139,7 +2139,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2202,7 +2202,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2211,7 +2211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Role"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2282,7 +2282,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2291,7 +2291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Role"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2366,7 +2366,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2375,7 +2375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Role"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2462,7 +2462,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2576,7 +2576,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntry"][];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2635,7 +2635,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2736,7 +2736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"][];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2810,7 +2810,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2819,7 +2819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2899,7 +2899,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2908,7 +2908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2936,7 +2936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No record with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2994,7 +2994,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3003,7 +3003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3031,7 +3031,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No record with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3099,7 +3099,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3127,7 +3127,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No record with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,7 +3213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Product"][];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3288,7 +3288,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3297,7 +3297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3374,7 +3374,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3436,7 +3436,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3445,7 +3445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3473,7 +3473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No record with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3532,7 +3532,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3541,7 +3541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3569,7 +3569,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No record with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3637,7 +3637,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3665,7 +3665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No record with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3750,7 +3750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"][];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3823,7 +3823,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3832,7 +3832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3903,7 +3903,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3912,7 +3912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3940,7 +3940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No record with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3997,7 +3997,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4006,7 +4006,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4034,7 +4034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No record with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4093,7 +4093,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4121,7 +4121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No record with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4204,7 +4204,7 @@ export interface operations {
                     "application/json": components["schemas"]["License"][];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4267,7 +4267,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4276,7 +4276,7 @@ export interface operations {
                     "application/json": components["schemas"]["License"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4347,7 +4347,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4356,7 +4356,7 @@ export interface operations {
                     "application/json": components["schemas"]["License"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4431,7 +4431,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4440,7 +4440,7 @@ export interface operations {
                     "application/json": components["schemas"]["License"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4536,7 +4536,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4610,7 +4610,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4619,7 +4619,7 @@ export interface operations {
                     "application/json": components["schemas"]["LicenseStats"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4693,7 +4693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateResult"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4762,7 +4762,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4821,7 +4821,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4899,7 +4899,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4983,7 +4983,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4992,7 +4992,7 @@ export interface operations {
                     "application/json": components["schemas"]["LicenseFile"];
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5084,7 +5084,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5167,7 +5167,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5250,7 +5250,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Invalid input (including a body that is not JSON); the message names the field */
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
