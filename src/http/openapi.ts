@@ -34,7 +34,8 @@ function errorResponses(route: RouteOptions, textErrors: boolean): Record<string
   const error = (description: string) => (textErrors ? { description, ...TEXT_ERROR } : { ...ErrorSchema, description });
   const errors: Record<string, unknown> = {};
   if (hasInput) {
-    errors[400] = error(schema.body ? 'Invalid input, or a body that is not JSON; the message names the field' : 'Invalid input; the message names the field');
+    const notJson = schema.body && !textErrors ? ', or a body that is not JSON' : '';
+    errors[400] = error(`Invalid input${notJson}; the message names the field`);
   }
   if (isProtected) {
     errors[401] = error('Missing or invalid credentials');

@@ -5084,7 +5084,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5167,7 +5167,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5250,7 +5250,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            /** @description Invalid input; the message names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
