@@ -1,6 +1,6 @@
 // HttpError carries a status and a message for the client; the error handler turns
 // everything into {"error": "..."} and never leaks internals.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { formatValidationError } from './validation.js';
 
@@ -29,9 +29,18 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty but Content-Type is application/json',
   FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
 };
+
+/**
+ * A body of a type the route does not parse (form-encoded, XML, none) is a body that is
+ * not JSON: 400 like malformed JSON (DECISIONS.md), naming what was sent and what to send.
+ * Fastify's own answer would be 415; docs/decisions.md explains the choice.
+ */
+export function unsupportedBody(request: FastifyRequest, accepted: string): HttpError {
+  const sent = request.headers['content-type']?.split(';')[0]?.trim();
+  return badRequest(`Request body must be ${accepted}${sent ? `, not ${sent.slice(0, 100)}` : ' (no Content-Type was sent)'}`);
+}
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
@@ -40,6 +49,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if ((error as FastifyError).validation) {
       return reply.code(400).send({ error: formatValidationError(error as FastifyError) });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(400).send({ error: unsupportedBody(request, 'JSON (Content-Type: application/json)').message });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -43,6 +43,13 @@ export interface RateLimit {
 
 type OnRequest = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
 
+/** Marks a rate-limit hook, so the OpenAPI document declares the route's 429 (http/openapi.ts). */
+const RATE_LIMITED = Symbol('rateLimited');
+
+/** Whether an onRequest hook is one of rateLimitHook's. */
+export const isRateLimitHook = (hook: unknown): boolean =>
+  typeof hook === 'function' && (hook as unknown as Record<symbol, unknown>)[RATE_LIMITED] === true;
+
 export function rateLimitHook(app: FastifyInstance, limit: RateLimit): OnRequest {
   const decide = (hit: Hit, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     if (hit.count <= limit.max) return done();
@@ -50,7 +57,7 @@ export function rateLimitHook(app: FastifyInstance, limit: RateLimit): OnRequest
     limit.reject(reply);
   };
   // Callback style: the in-memory store answers synchronously, without a promise per request.
-  return (request, reply, done) => {
+  const hook: OnRequest = (request, reply, done) => {
     const failOpen = (err: unknown) => {
       // A limiter outage must not take the public endpoints down with it.
       request.log.error({ err }, `rate limit ${limit.name}: store unavailable, request let through`);
@@ -64,6 +71,7 @@ export function rateLimitHook(app: FastifyInstance, limit: RateLimit): OnRequest
       failOpen(err);
     }
   };
+  return Object.assign(hook, { [RATE_LIMITED]: true });
 }
 
 /** POST /licenses/validate: VALIDATION_RATE_LIMIT (default 30) per minute per IP, JSON 429. */

@@ -8,6 +8,9 @@ export const ErrorSchema = Type.Object(
   { description: 'Error' },
 );
 
+/** A route's own error answer, worded for it: `409: ErrorAnswer('Username already taken')`. */
+export const ErrorAnswer = (description: string) => ({ ...ErrorSchema, description });
+
 /** 204 responses have no body. */
 export const NoContent = Type.Null({ description: 'No content' });
 

@@ -28,6 +28,7 @@ export const AuditQuerySchema = Type.Object({
   actor: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Only entries performed by this username (exact)', examples: ['admin'] }),
   ),
+  // Bounded like `offset`: 2^63 and above would fail inside PostgreSQL's bigint (a 500).
   since: Type.Optional(
     Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Only entries at or after this time (epoch millis)', examples: [1764000000000] }),
   ),
@@ -36,3 +37,4 @@ export const AuditQuerySchema = Type.Object({
   ),
 });
 export type AuditQuery = Static<typeof AuditQuerySchema>;
+export type AuditEntry = Static<typeof AuditEntrySchema>;

@@ -2,15 +2,10 @@
 // transaction so that neither exists without the other.
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
+import type { AuditEntry } from './audit.schemas.js';
 import { countAuditEntries, insertAuditEntry, listAuditEntries, listAuditEventNames, type AuditFilter } from './audit.repository.js';
 
-export interface AuditEntry {
-  id: string;
-  name: string;
-  performedBy: string;
-  timestampEpochMillis: number;
-  data: string;
-}
+export type { AuditEntry } from './audit.schemas.js';
 
 /**
  * Records one audit entry. `data` must be a public snapshot (never a secret or hash);

@@ -1,30 +1,10 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientIp } from '../../http/client-ip.js';
 import { SIGNED_IN } from '../../http/authenticate.js';
-import { NoContent } from '../../http/schemas.js';
+import { ErrorAnswer, NoContent } from '../../http/schemas.js';
+import { LoginBodySchema, LoginResponseSchema } from './auth.schemas.js';
 import { login } from './auth.service.js';
 import { logout } from './logout.service.js';
-
-const LoginBody = Type.Object({
-  username: Type.String({ maxLength: 200, examples: ['admin'] }),
-  password: Type.String({ maxLength: 1024, examples: ['correct horse battery staple'] }),
-  totp: Type.Optional(
-    Type.String({
-      maxLength: 64,
-      description: 'For accounts with two-factor sign-in: a current 6-digit code, or an unused recovery code',
-    }),
-  ),
-});
-
-const LoginResponse = Type.Object({
-  token: Type.String({ description: 'HS256 JWT, valid for 7 days; send as `Authorization: Bearer <token>`' }),
-  user: Type.Object({
-    username: Type.String(),
-    isMasterAdmin: Type.Boolean(),
-    permissions: Type.Array(Type.String(), { description: 'Union of the roles\' permissions; ["*"] for the Master Admin' }),
-    role: Type.String({ description: 'Role names joined by ", "; "Master Admin" for the Master Admin' }),
-  }),
-});
 
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -38,8 +18,12 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Account with two-factor sign-in and no `totp`: 401 `Two-factor code required`; a wrong or reused code: 401 ' +
           '`Invalid two-factor code` (counted like a wrong password). ' +
           'More than 10 failed attempts in 15 minutes from one IP: 429.',
-        body: LoginBody,
-        response: { 200: LoginResponse },
+        body: LoginBodySchema,
+        response: {
+          200: LoginResponseSchema,
+          401: ErrorAnswer('`Invalid username or password`, `Account is deactivated`, `Two-factor code required` or `Invalid two-factor code`'),
+          429: ErrorAnswer('Too many failed attempts from this IP; try again after `Retry-After` seconds'),
+        },
       },
     },
     async (request) => login(app.db, app.tokens, app.loginLimiter, clientIp(request), request.body),

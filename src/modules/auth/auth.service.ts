@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Db } from '../../db/database.js';
 import type { StaffTable } from '../../db/schema.js';
 import { HttpError } from '../../http/errors.js';
@@ -7,11 +8,10 @@ import { findStaffByUsername } from '../staff/staff.repository.js';
 import { verifySecondFactor } from '../two-factor/two-factor.service.js';
 import { actorFromStaff, type Actor } from './actor.js';
 import { passwordChangeCutoff, type TokenService } from './tokens.js';
+import type { LoginResponseSchema } from './auth.schemas.js';
 
-export interface LoginResult {
-  token: string;
-  user: { username: string; isMasterAdmin: boolean; permissions: string[]; role: string };
-}
+/** What POST /auth/login answers: the schema's type, not a copy of it. */
+export type LoginResult = Static<typeof LoginResponseSchema>;
 
 export const INVALID_LOGIN = 'Invalid username or password';
 export const TWO_FACTOR_REQUIRED = 'Two-factor code required';

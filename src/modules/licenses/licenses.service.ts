@@ -13,7 +13,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { findCustomer } from '../customers/customers.repository.js';
 import { findProduct } from '../products/products.repository.js';
 import * as repo from './licenses.repository.js';
-import type { AttemptInput, License, ListLicensesQuery, Reason, UpdateLicenseBody, ValidationAttempt } from './licenses.schemas.js';
+import type { AttemptInput, CreateLicenseBody, License, ListLicensesQuery, Reason, UpdateLicenseBody, ValidationAttempt } from './licenses.schemas.js';
 
 type Children = { ips: string[]; hwids: string[]; attempts: ValidationAttempt[] };
 
@@ -119,15 +119,8 @@ function auditSnapshot(license: License): Omit<License, 'validationAttempts'> & 
   return { ...rest, validationAttemptCount: validationAttempts.length };
 }
 
-export interface NewLicense {
-  productId: string;
-  customerId: string;
-  /** Omitted: perpetual. */
-  expiresAtEpochMillis?: number | null;
-  /** Omitted: the product's default; null: unlimited. */
-  maxIps?: number | null;
-  maxHwids?: number | null;
-}
+/** A license to create: POST /licenses' body (omitted limits: the product's default; null: unlimited). */
+export type NewLicense = CreateLicenseBody;
 
 /**
  * Inserts a license (version 1, nothing bound) without writing an audit entry: for

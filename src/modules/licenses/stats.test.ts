@@ -196,7 +196,7 @@ describe.each(DIALECTS)('license stats (%s)', (dialect) => {
       const doc = (await t.req('GET', '/openapi.json')).json;
       const route = doc.paths['/licenses/stats'].get;
       expect(route.description).toContain('licenses:read');
-      expect(Object.keys(route.responses).sort()).toEqual(['200', '400', '401', '403', '503']);
+      expect(Object.keys(route.responses).sort()).toEqual(['200', '400', '401', '403', '429', '503']);
     });
   });
 });

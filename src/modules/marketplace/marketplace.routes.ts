@@ -4,10 +4,10 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
-import { HttpError, SERVICE_UNAVAILABLE, UNAVAILABLE_HEADERS } from '../../http/errors.js';
+import { HttpError, SERVICE_UNAVAILABLE, UNAVAILABLE_HEADERS, unsupportedBody } from '../../http/errors.js';
 import { webhookRateLimit } from '../../http/rate-limit.js';
 import { formatValidationError } from '../../http/validation.js';
-import { WebhookBodySchema } from './marketplace.schemas.js';
+import { WebhookBodySchema, WebhookFormSchema } from './marketplace.schemas.js';
 import { handleWebhook } from './marketplace.service.js';
 import { MULTIPART_LIMITS, readMultipartFields } from './multipart-body.js';
 
@@ -21,6 +21,9 @@ export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('preValidation', readMultipartFields);
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if ((error as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(400).type(TEXT).send(unsupportedBody(request, 'form-encoded, multipart/form-data or JSON').message);
+    }
     const status = error.statusCode ?? 500;
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ error: error.message }, 'marketplace webhook: database unavailable');
@@ -43,6 +46,7 @@ export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
       url,
       {
         onRequest: rateLimit,
+        config: { openapi: { documentedBody: WebhookFormSchema } },
         schema: {
           tags: ['Marketplace'],
           summary: 'Issue (or re-issue) the license key of a marketplace buyer',
@@ -52,6 +56,11 @@ export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
             '429 rate limited, 503 no secret configured. The three paths are equivalent.',
           consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'],
           body: WebhookBodySchema,
+          response: {
+            200: { description: 'The license key', content: { 'text/plain': { schema: { type: 'string', examples: ['XXXX-XXXX-XXXX-XXXX'] } } } },
+            401: { description: '`Invalid secret`', content: { 'text/plain': { schema: { type: 'string' } } } },
+            404: { description: 'No product has this `resource_id` as its marketplaceResourceId', content: { 'text/plain': { schema: { type: 'string' } } } },
+          },
         },
       },
       async (request, reply) => {

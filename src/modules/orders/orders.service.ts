@@ -11,16 +11,10 @@ import { recordAudit } from '../audit/audit.service.js';
 import { findCustomer } from '../customers/customers.repository.js';
 import { existingProductIds } from '../products/products.repository.js';
 import * as repo from './orders.repository.js';
-import type { Order, OrderQuery } from './orders.schemas.js';
+import type { Order, OrderBody, OrderQuery } from './orders.schemas.js';
 
 /** What an order is made of; the marketplace webhook passes this to createOrder too. */
-export interface OrderInput {
-  customerId: string;
-  productIds: readonly string[];
-  totalAmount: number;
-  /** omitted: none */
-  licenseIds?: readonly string[];
-}
+export type OrderInput = OrderBody;
 
 type OrderItems = Pick<Order, 'customerId' | 'productIds' | 'totalAmount' | 'licenseIds'>;
 

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MASTER_ADMIN } from '../../http/authenticate.js';
-import { IdParams, NoContent } from '../../http/schemas.js';
+import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
 import { CreateKeyBodySchema, RegistrationKeySchema } from './registration-keys.schemas.js';
 import * as keys from './registration-keys.service.js';
 
@@ -11,7 +11,7 @@ export const registrationKeysRoutes: FastifyPluginAsyncTypebox = async (app) => 
   app.post(
     '/admin/registration-keys',
     {
-      config,
+      config: { ...config, openapi: { optionalBody: true } },
       // The body is optional: no body means no note.
       preValidation: async (request) => {
         request.body ??= {};
@@ -49,7 +49,7 @@ export const registrationKeysRoutes: FastifyPluginAsyncTypebox = async (app) => 
         summary: 'Revoke an unused registration key',
         description: 'A key that was already used cannot be revoked: 409.',
         params: IdParams,
-        response: { 204: NoContent },
+        response: { 204: NoContent, 409: ErrorAnswer('The key was already used') },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, NoContent } from '../../http/schemas.js';
+import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
 import { RegisterBodySchema, SetActiveBodySchema, SetRolesBodySchema, StaffSchema } from './staff.schemas.js';
 import * as staff from './staff.service.js';
 
@@ -17,7 +17,11 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`This registration key has already been used`; password under 8 characters 400; username taken 409; ' +
           'unknown roleIds 400. A failed registration leaves the key unused.',
         body: RegisterBodySchema,
-        response: { 201: StaffSchema },
+        response: {
+          201: StaffSchema,
+          403: ErrorAnswer('The registration key is unknown or already used'),
+          409: ErrorAnswer('`Username already taken`'),
+        },
       },
     },
     async (request, reply) => reply.code(201).send(await staff.register(app.db, request.body)),

@@ -1,0 +1,18 @@
+// Names the portal uses for the API's types where they differ from the schema names,
+// all derived from the generated ./api.ts (re-exported from it, so `from '../types/api'`
+// keeps working). A schema change reaches these through api.ts.
+import type { components, operations } from './api';
+
+type Schemas = components['schemas'];
+
+export type CustomerInput = Schemas['CustomerBody'];
+export type ProductInput = Schemas['ProductBody'];
+export type OrderInput = Schemas['OrderBody'];
+export type LicenseCreateInput = Schemas['CreateLicenseBody'];
+export type LicenseUpdateInput = Schemas['UpdateLicenseBody'];
+export type ValidationReason = NonNullable<Schemas['ValidationAttempt']['reason']>;
+
+/** Query parameters every list endpoint accepts; `sort` takes the fields each list documents. */
+export type PageParams = Pick<NonNullable<operations['getCustomers']['parameters']['query']>, 'limit' | 'offset' | 'order'> & {
+  sort?: string;
+};
