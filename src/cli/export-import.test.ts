@@ -8,8 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../db/database.js';
 import { runCli } from '../../test/helpers/cli.js';
-import { createOrder, createRole, generateKey, staffWith } from '../../test/helpers/fixtures.js';
-import { newLicense, newProduct, putBody } from '../../test/helpers/licenses.js';
+import { createOrder, createRole, generateKey, staffWith, newLicense, createProduct, putBody } from '../../test/helpers/fixtures.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import { TABLES } from './tables.js';
 
@@ -62,7 +61,7 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     await staffWith(t, ['customers:read']);
     await createRole(t, ['licenses:read', 'licenses:write']);
     await generateKey(t);
-    const product = await newProduct(t, { marketplaceResourceId: `res-${Date.now()}`, price: 12.5 });
+    const product = await createProduct(t, { marketplaceResourceId: `res-${Date.now()}`, price: 12.5 });
     const license = await newLicense(t, { productId: product.id, maxHwids: 1, maxIps: 2 });
     for (const hwid of ['HW-1', 'HW-1', 'HW-2']) {
       await t.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: product.id, hwid } });
