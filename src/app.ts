@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
-import type { Db, Dialect } from './db/database.js';
+import type { Db } from './db/database.js';
 import { openStorage, type Storage } from './db/storage/storage.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
@@ -44,7 +44,6 @@ declare module 'fastify' {
     /** The database and every difference between SQLite and PostgreSQL (src/db/storage/). */
     storage: Storage;
     db: Db;
-    dialect: Dialect;
     tokens: TokenService;
     /** Keys that sign validation receipts and license files. */
     signingKeys: KeyRing;
@@ -101,7 +100,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('config', config);
   app.decorate('storage', storage);
   app.decorate('db', db);
-  app.decorate('dialect', storage.dialect);
   app.decorate('tokens', createTokenService(await resolveJwtSecret(db, config.jwtSecret)));
   app.decorate('signingKeys', await createKeyRing(db, config.signingKey));
   app.decorate('transaction', storage.transaction);

@@ -3,7 +3,8 @@ import { clientIp } from '../../http/client-ip.js';
 import { validationRateLimit } from '../../http/rate-limit.js';
 import { ErrorSchema } from '../../http/schemas.js';
 import { ValidateBodySchema, ValidateResultSchema } from './licenses.schemas.js';
-import { createValidator, type ValidationRequest } from './validation.service.js';
+import { createValidator } from './validation.service.js';
+import type { ValidationRequest } from './validation.types.js';
 import { signCompact } from '../signing/jws.js';
 
 const RECEIPT_HEADER = 'Validation-Receipt';

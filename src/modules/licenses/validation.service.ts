@@ -6,8 +6,6 @@ import { createPostgresValidator } from './validation.postgres.js';
 import { createSqliteValidator } from './validation.sqlite.js';
 import type { Validator } from './validation.types.js';
 
-export type { ValidationRequest, Validator } from './validation.types.js';
-
 export function createValidator(storage: Storage, historyMax: number): Validator {
   return storage.perEngine({
     sqlite: (handle) => createSqliteValidator(storage.db, handle, historyMax),
