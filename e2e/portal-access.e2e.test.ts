@@ -3,8 +3,7 @@
 // read-only account sees no edit controls; deactivation sends it back to sign-in.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createProduct } from '../test/helpers/fixtures.js';
-import { newLicense } from '../test/helpers/licenses.js';
+import { createCustomer, createProduct, newLicense } from '../test/helpers/fixtures.js';
 import { ADMIN, startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { launchBrowser, navLink, openPage, pageErrors, screenshot, signIn } from './support/browser.js';
 

@@ -3,8 +3,7 @@
 // test-artifacts/screenshots/ (listed at the end of the CI log).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createOrder, createProduct, createRole } from '../test/helpers/fixtures.js';
-import { newLicense, validate } from '../test/helpers/licenses.js';
+import { createCustomer, createOrder, createProduct, createRole, newLicense, validate } from '../test/helpers/fixtures.js';
 import { ADMIN, startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { LAPTOP, PHONE, launchBrowser, openPage, pageErrors, signIn } from './support/browser.js';
 import { layoutFacts, pageScreenshot } from './support/layout.js';

@@ -6,8 +6,7 @@
 // The steps build on each other and run in order.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createProduct } from '../test/helpers/fixtures.js';
-import { readLicense, validate } from '../test/helpers/licenses.js';
+import { createCustomer, createProduct, readLicense, validate } from '../test/helpers/fixtures.js';
 import { ADMIN, startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { PHONE, launchBrowser, navLink, openPage, pageErrors, screenshot, signIn } from './support/browser.js';
 import { chartRows, dayIn, expectedDays } from './support/chart.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyJws } from '../test/helpers/jws.js';
-import { newLicense } from '../test/helpers/licenses.js';
+import { newLicense } from '../test/helpers/fixtures.js';
 import { ADMIN, startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { launchBrowser, navLink, openPage, pageErrors, screenshot, signIn } from './support/browser.js';
 

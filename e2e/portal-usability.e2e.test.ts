@@ -4,8 +4,7 @@
 // feedback after actions, and the dashboard chart's scale.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createProduct, staffWith } from '../test/helpers/fixtures.js';
-import { newLicense, validate } from '../test/helpers/licenses.js';
+import { createCustomer, createProduct, staffWith, newLicense, validate } from '../test/helpers/fixtures.js';
 import { ADMIN, startTestApp, type TestApp } from '../test/helpers/test-app.js';
 import { launchBrowser, navLink, openPage, pageErrors, signIn } from './support/browser.js';
 import { pageScreenshot } from './support/layout.js';

@@ -1,13 +1,10 @@
 // buildApp(config): the whole service as one Fastify instance, used by the server
 // entry and by the tests alike, so tests run exactly what production runs.
-import type SqliteDatabase from 'better-sqlite3';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { sql } from 'kysely';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
-import { createDb, migrateToLatest, type Db, type Dialect } from './db/database.js';
-import { onOwnSqliteSnapshot } from './db/read-snapshot.js';
-import { startWalCheckpointer } from './db/wal-checkpointer.js';
+import type { Db } from './db/database.js';
+import { openStorage, type Storage } from './db/storage/storage.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -44,8 +41,9 @@ import { licenseFileRoutes } from './modules/licenses/license-file.routes.js';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** The database and every difference between SQLite and PostgreSQL (src/db/storage/). */
+    storage: Storage;
     db: Db;
-    dialect: Dialect;
     tokens: TokenService;
     /** Keys that sign validation receipts and license files. */
     signingKeys: KeyRing;
@@ -75,16 +73,6 @@ export interface BuildOptions {
   logger?: boolean | object;
 }
 
-/** WAL checkpoints in a worker thread (src/db/wal-checkpointer.ts); without one, SQLite's own. */
-async function checkpointOffTheEventLoop(app: FastifyInstance, sqlite: SqliteDatabase.Database): Promise<void> {
-  try {
-    const checkpointer = await startWalCheckpointer(sqlite, (err) => app.log.error({ err }, 'WAL checkpoint worker'));
-    app.addHook('onClose', () => checkpointer.close());
-  } catch (err) {
-    app.log.warn({ err }, 'WAL checkpoint worker did not start; commits checkpoint as SQLite does by default');
-  }
-}
-
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
@@ -98,38 +86,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const { db, dialect, sqlite, pool } = createDb(
-    config.databaseUrl,
-    (err) => app.log.warn({ error: err.message }, 'database connection lost; the pool will open a new one'),
-    { sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs },
-  );
-  app.addHook('onClose', async () => db.destroy());
-  await migrateToLatest(db);
-  if (sqlite && !sqlite.memory) await checkpointOffTheEventLoop(app, sqlite);
+  const storage = await openStorage(config.databaseUrl, {
+    sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
+    onConnectionError: (err) => app.log.warn({ error: err.message }, 'database connection lost; the pool will open a new one'),
+    onCheckpointError: (err, started) =>
+      started
+        ? app.log.error({ err }, 'WAL checkpoint worker')
+        : app.log.warn({ err }, 'WAL checkpoint worker did not start; commits checkpoint as SQLite does by default'),
+  });
+  app.addHook('onClose', () => storage.close());
+  const { db } = storage;
 
   app.decorate('config', config);
+  app.decorate('storage', storage);
   app.decorate('db', db);
-  app.decorate('dialect', dialect);
   app.decorate('tokens', createTokenService(await resolveJwtSecret(db, config.jwtSecret)));
   app.decorate('signingKeys', await createKeyRing(db, config.signingKey));
-  app.decorate('transaction', <T>(fn: (trx: Db) => Promise<T>) => db.transaction().execute(fn));
-  app.decorate('snapshot', <T>(fn: (db: Db) => Promise<T>) =>
-    dialect === 'postgres'
-      ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn)
-      : // SQLite: a read transaction on the held connection. WAL gives it one snapshot while
-        // other processes sharing the file commit validation batches meanwhile.
-        db.connection().execute(async (connection) => {
-          await sql`begin`.execute(connection);
-          try {
-            return await fn(connection);
-          } finally {
-            await sql`commit`.execute(connection);
-          }
-        }),
-  );
-  app.decorate('longSnapshot', <T>(fn: (db: Db) => Promise<T>) =>
-    sqlite && !sqlite.memory ? onOwnSqliteSnapshot(sqlite.name, fn) : app.snapshot(fn),
-  );
+  app.decorate('transaction', storage.transaction);
+  app.decorate('snapshot', storage.snapshot);
+  app.decorate('longSnapshot', storage.longSnapshot);
   app.decorate('generatedAdmin', await ensureMasterAdmin(db, config.masterAdmin, app.log));
 
   registerSecurityHeaders(app);
@@ -146,7 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerNulRejection(app);
   await registerOpenApi(app);
   // Before the routes: its onResponse hook times every one of them.
-  await registerMetrics(app, pool);
+  await registerMetrics(app, storage.pool);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
@@ -161,7 +136,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(ordersRoutes);
   await app.register(licensesRoutes);
   await app.register(licenseStatsRoutes);
-  await app.register(validationRoutes, { sqlite });
+  await app.register(validationRoutes);
   await app.register(signingRoutes);
   await app.register(licenseFileRoutes);
   await app.register(marketplaceRoutes);

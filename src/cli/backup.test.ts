@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../test/helpers/cli.js';
-import { newLicense } from '../../test/helpers/licenses.js';
+import { newLicense } from '../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test/helpers/test-app.js';
 
 describe.each(DIALECTS)('cli backup and restore (%s)', (dialect) => {

@@ -1,11 +1,9 @@
 // `backup <file>`: a consistent copy of the running SQLite database, taken without
-// stopping validations. VACUUM INTO reads one snapshot (a WAL read transaction, which
-// never blocks writers) and writes a compact, self-contained file; SQLite's page-by-page
-// online backup would restart whenever a validation commits, i.e. never finish under load.
+// stopping validations (VACUUM INTO, src/db/storage/sqlite-file.ts), then checked.
 import { existsSync } from 'node:fs';
-import SqliteDatabase from 'better-sqlite3';
 import { CliError, oneFileArgument, type Command } from './command.js';
-import { integrityCheck, sqlitePath } from './sqlite-file.js';
+import { copyDatabaseFile, integrityCheck } from '../db/storage/sqlite-file.js';
+import { sqlitePath } from './sqlite-file.js';
 
 export const POSTGRES_BACKUP_ADVICE =
   'DATABASE_URL is PostgreSQL: back it up with pg_dump -Fc (restore with pg_restore), see docs/deploy.md';
@@ -18,13 +16,7 @@ export const backupCommand: Command = {
     const source = sqlitePath(config, POSTGRES_BACKUP_ADVICE);
     if (!existsSync(source)) throw new CliError(`No database at ${source}`);
     if (existsSync(target)) throw new CliError(`${target} already exists: choose a new file name`);
-    const db = new SqliteDatabase(source, { fileMustExist: true });
-    try {
-      db.pragma('busy_timeout = 5000');
-      db.prepare('VACUUM INTO ?').run(target);
-    } finally {
-      db.close();
-    }
+    copyDatabaseFile(source, target);
     const check = integrityCheck(target);
     if (check !== 'ok') throw new CliError(`The copy at ${target} failed its integrity check: ${check}`);
     console.log(`backup written to ${target} (integrity check ok)`);

@@ -8,8 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../db/database.js';
 import { runCli } from '../../test/helpers/cli.js';
-import { createOrder, createRole, generateKey, staffWith } from '../../test/helpers/fixtures.js';
-import { newLicense, newProduct, putBody } from '../../test/helpers/licenses.js';
+import { createOrder, createRole, generateKey, staffWith, newLicense, createProduct, putBody } from '../../test/helpers/fixtures.js';
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import { base32Decode, codeForStep, stepAt } from '../modules/two-factor/totp.js';
 import { DERIVED_TABLES, TABLES } from './tables.js';
@@ -70,7 +69,7 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     expect(apiToken.status).toBe(201);
     const signedOut = (await t.req('POST', '/auth/login', { body: ADMIN })).json.token;
     expect((await t.req('POST', '/auth/logout', { token: signedOut })).status).toBe(204);
-    const product = await newProduct(t, { marketplaceResourceId: `res-${Date.now()}`, price: 12.5 });
+    const product = await createProduct(t, { marketplaceResourceId: `res-${Date.now()}`, price: 12.5 });
     const license = await newLicense(t, { productId: product.id, maxHwids: 1, maxIps: 2 });
     for (const hwid of ['HW-1', 'HW-1', 'HW-2']) {
       await t.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: product.id, hwid } });

@@ -1,31 +1,15 @@
 // `export <file>`: every record of every table (TABLES) as JSON Lines, read from one
 // consistent snapshot while the service keeps running, on SQLite or PostgreSQL.
 import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { sql, type Kysely } from 'kysely';
-import { createDb, type Dialect } from '../db/database.js';
+import type { Kysely } from 'kysely';
+import { createDb } from '../db/database.js';
+import { inSnapshot } from '../db/storage/snapshots.js';
+import { appliedMigrations, readTablePage } from '../db/storage/table-copy.js';
 import { CliError, oneFileArgument, type Command } from './command.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader } from './export-format.js';
 import { TABLES } from './tables.js';
 
 const PAGE = 2000;
-
-/** Runs `fn` against one state of the database (a read transaction), as app.snapshot does. */
-function inSnapshot<T>(db: Kysely<any>, dialect: Dialect, fn: (db: Kysely<any>) => Promise<T>): Promise<T> {
-  if (dialect === 'postgres') return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
-  return db.connection().execute(async (connection) => {
-    await sql`begin`.execute(connection);
-    try {
-      return await fn(connection);
-    } finally {
-      await sql`commit`.execute(connection);
-    }
-  });
-}
-
-export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
-  const rows = await db.selectFrom('kysely_migration').select('name').orderBy('name').execute();
-  return rows.map((r) => String(r.name));
-}
 
 /** Writes the export to `file`; returns how many rows each table had. */
 export async function exportDatabase(databaseUrl: string, file: string): Promise<Record<string, number>> {
@@ -50,9 +34,7 @@ export async function exportDatabase(databaseUrl: string, file: string): Promise
       for (const table of TABLES) {
         let count = 0;
         for (let offset = 0; ; offset += PAGE) {
-          let query = snapshot.selectFrom(table.name).selectAll();
-          for (const column of table.orderBy) query = query.orderBy(column);
-          const rows = await query.limit(PAGE).offset(offset).execute();
+          const rows = await readTablePage(snapshot, table, offset, PAGE);
           if (rows.length > 0) write(rows.map((row) => `${JSON.stringify({ table: table.name, row })}\n`).join(''));
           count += rows.length;
           if (rows.length < PAGE) break;

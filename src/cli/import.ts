@@ -3,10 +3,10 @@
 // unknown table, broken reference) leaves the target as empty as it was.
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { sql, type Kysely } from 'kysely';
-import { createDb, migrateToLatest, type Dialect } from '../db/database.js';
+import type { Kysely } from 'kysely';
+import { createDb, migrateToLatest } from '../db/database.js';
+import { advanceIdentitySequences, appliedMigrations, insertTableRows, tableHasRows } from '../db/storage/table-copy.js';
 import { CliError, oneFileArgument, type Command } from './command.js';
-import { appliedMigrations } from './export.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader, type ExportRow } from './export-format.js';
 import { TABLES, type TableSpec } from './tables.js';
 
@@ -33,26 +33,11 @@ function checkHeader(value: unknown, targetMigrations: string[]): void {
   }
 }
 
-async function insertRows(trx: Kysely<any>, dialect: Dialect, table: TableSpec, rows: Record<string, unknown>[]): Promise<void> {
-  const columns = Object.keys(rows[0]!);
-  const overriding = dialect === 'postgres' && table.identity ? sql` OVERRIDING SYSTEM VALUE` : sql``;
-  const values = rows.map((row) => sql`(${sql.join(columns.map((c) => row[c] ?? null))})`);
-  await sql`INSERT INTO ${sql.table(table.name)} (${sql.join(columns.map((c) => sql.ref(c)))})${overriding} VALUES ${sql.join(values)}`.execute(trx);
-}
-
-/** PostgreSQL identity sequences continue after the imported ids (SQLite's rowid does so by itself). */
-async function advanceSequences(trx: Kysely<any>, dialect: Dialect): Promise<void> {
-  if (dialect !== 'postgres') return;
-  for (const table of TABLES) {
-    if (!table.identity) continue;
-    await sql`SELECT setval(pg_get_serial_sequence(${table.name}, ${table.identity}), coalesce(max(${sql.ref(table.identity)}), 0) + 1, false) FROM ${sql.table(table.name)}`.execute(trx);
-  }
-}
-
 async function assertEmpty(db: Kysely<any>): Promise<void> {
   for (const table of TABLES) {
-    const row = await db.selectFrom(table.name).select(sql<number>`1`.as('one')).limit(1).executeTakeFirst();
-    if (row) throw new CliError(`the target database is not empty (table ${table.name} has rows): import needs an empty database`);
+    if (await tableHasRows(db, table)) {
+      throw new CliError(`the target database is not empty (table ${table.name} has rows): import needs an empty database`);
+    }
   }
 }
 
@@ -72,7 +57,7 @@ export async function importDatabase(databaseUrl: string, file: string): Promise
       let current: { spec: TableSpec; order: number } | null = null;
       let pending: Record<string, unknown>[] = [];
       const flush = async () => {
-        if (current && pending.length > 0) await insertRows(trx, dialect, current.spec, pending);
+        if (current && pending.length > 0) await insertTableRows(trx, dialect, current.spec, pending);
         pending = [];
       };
       const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
@@ -100,7 +85,7 @@ export async function importDatabase(databaseUrl: string, file: string): Promise
       }
       if (lineNumber === 0) throw new CliError(`${file} is empty`);
       await flush();
-      await advanceSequences(trx, dialect);
+      await advanceIdentitySequences(trx, dialect, TABLES);
     });
     return counts;
   } finally {

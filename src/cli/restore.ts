@@ -4,7 +4,8 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CliError, oneFileArgument, type Command } from './command.js';
-import { integrityCheck, isInUse, sqlitePath } from './sqlite-file.js';
+import { integrityCheck, isInUse } from '../db/storage/sqlite-file.js';
+import { sqlitePath } from './sqlite-file.js';
 
 export const restoreCommand: Command = {
   usage: 'restore <file>',

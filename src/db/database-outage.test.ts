@@ -8,7 +8,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newLicense, validate } from '../../test/helpers/licenses.js';
+import { newLicense, validate } from '../../test/helpers/fixtures.js';
 import { startTcpProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import type { TestResponse } from '../../test/helpers/http.js';

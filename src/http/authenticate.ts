@@ -29,6 +29,16 @@ declare module 'fastify' {
     /** The authenticated caller; set on every route that declares a permission. */
     actor: Actor;
   }
+  interface FastifyInstance {
+    /** Every route that declares a permission, as registered (the permission sweep test reads it). */
+    protectedRoutes: readonly ProtectedRoute[];
+  }
+}
+
+export interface ProtectedRoute {
+  method: string;
+  url: string;
+  permission: string;
 }
 
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="licensing"' };
@@ -82,12 +92,15 @@ export const hookList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undef
 
 export function registerAuthentication(app: FastifyInstance): void {
   app.decorateRequest('actor', null as unknown as Actor);
+  const protectedRoutes: ProtectedRoute[] = [];
+  app.decorate('protectedRoutes', protectedRoutes);
 
   // Only routes that declare a permission get the hook: public routes (validation, the
   // webhook) pay nothing for it.
   app.addHook('onRoute', (route) => {
     const permission = route.config?.permission;
     if (permission === undefined) return;
+    for (const method of [route.method].flat()) protectedRoutes.push({ method, url: route.url, permission });
     const check: onRequestAsyncHookHandler = async (request) => {
       const actor = await authenticate(app, request);
       if (permission === SIGNED_IN) {

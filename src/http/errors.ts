@@ -1,7 +1,7 @@
 // HttpError carries a status and a message for the client; the error handler turns
 // everything into {"error": "..."} and never leaks internals.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDatabaseUnavailable } from '../db/storage/unavailable.js';
 import { formatValidationError } from './validation.js';
 
 export class HttpError extends Error {

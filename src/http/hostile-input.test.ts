@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newLicense, readLicense } from '../../test/helpers/licenses.js';
+import { newLicense, readLicense } from '../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test/helpers/test-app.js';
 
 const JWT_KEY = new TextEncoder().encode('test-jwt-secret-that-is-at-least-32-bytes-long');

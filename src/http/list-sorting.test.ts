@@ -1,8 +1,7 @@
 // sort/order and the search filters of the record lists, the audit log's filters and
 // paging, and the product-name lookup, on every database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createOrder, createProduct, staffWith, uniq } from '../../test/helpers/fixtures.js';
-import { newLicense } from '../../test/helpers/licenses.js';
+import { createCustomer, createOrder, createProduct, staffWith, uniq, newLicense } from '../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test/helpers/test-app.js';
 
 describe.each(DIALECTS)('list sorting and filters (%s)', (dialect) => {

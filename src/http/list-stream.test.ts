@@ -2,7 +2,7 @@ import http from 'node:http';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newCustomer, newLicense, newProduct, validate } from '../../test/helpers/licenses.js';
+import { createCustomer, newLicense, createProduct, validate } from '../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test/helpers/test-app.js';
 import { STREAM_BATCH_SIZE } from '../db/list-queries.js';
 
@@ -10,7 +10,7 @@ const LISTS = ['/licenses', '/customers', '/products', '/orders'];
 
 /** Records straight into the database (the API would take minutes for a body this large). */
 async function insertLicensesWithHistory(t: TestApp, count: number, attemptsEach: number): Promise<void> {
-  const [product, customer] = [await newProduct(t), await newCustomer(t)];
+  const [product, customer] = [await createProduct(t), await createCustomer(t)];
   const base = Date.now() - 1_000_000;
   const ids = Array.from({ length: count }, (_, i) => `BULK-${String(i).padStart(5, '0')}`);
   for (let i = 0; i < ids.length; i += 200) {
@@ -78,8 +78,8 @@ describe.each(DIALECTS)('unpaged lists are streamed (%s)', (dialect) => {
   });
 
   it('send, over several batches and in any sort order, exactly the bytes of the paged answer holding every record', async () => {
-    const product = await newProduct(t);
-    const customer = await newCustomer(t);
+    const product = await createProduct(t);
+    const customer = await createCustomer(t);
     const count = 2 * STREAM_BATCH_SIZE + 7;
     const licenses = [];
     // Every third license expires, on one of seven days: ties and nulls for the expiresAt order.
@@ -93,8 +93,8 @@ describe.each(DIALECTS)('unpaged lists are streamed (%s)', (dialect) => {
     for (let i = 0; i < STREAM_BATCH_SIZE + 3; i += 1) {
       const order = { customerId: customer.id, productIds: [product.id], totalAmount: i, licenseIds: [licenses[i]!.id] };
       expect((await t.admin('POST', '/orders', { body: order })).status).toBe(201);
-      await newCustomer(t);
-      await newProduct(t, { price: i + 0.5, marketplaceResourceId: i % 2 ? `res-${i}` : null });
+      await createCustomer(t);
+      await createProduct(t, { price: i + 0.5, marketplaceResourceId: i % 2 ? `res-${i}` : null });
     }
 
     const sorted = [
@@ -143,7 +143,7 @@ describe.each(DIALECTS)('unpaged lists are streamed (%s)', (dialect) => {
     try {
       expect(stream.status).toBe(200);
       // Meanwhile, writes commit and validations answer (on SQLite too: the stream reads on a connection of its own).
-      customer = await newCustomer(t);
+      customer = await createCustomer(t);
       const license = await newLicense(t, { customerId: customer.id });
       expect((await validate(t, { licenseId: license.id, productId: license.productId, hwid: 'HW' }, '127.0.0.9')).json).toEqual({ valid: true });
       expect(await snapshotHeld()).toBe(true);

@@ -1,8 +1,7 @@
 // X-Total-Count on the record lists: the number of records matching the filters,
 // whatever `limit` and `offset` show, on every list and database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createOrder, createProduct, uniq } from '../../test/helpers/fixtures.js';
-import { newLicense } from '../../test/helpers/licenses.js';
+import { createCustomer, createOrder, createProduct, uniq, newLicense } from '../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test/helpers/test-app.js';
 
 const LISTS = ['/customers', '/products', '/licenses', '/orders'];

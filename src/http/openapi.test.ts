@@ -4,9 +4,8 @@
 // and the Retry-After / WWW-Authenticate headers the answer carries.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, generateKey, staffWith, uniq } from '../../test/helpers/fixtures.js';
+import { createProduct, generateKey, newLicense, putBody, staffWith, uniq } from '../../test/helpers/fixtures.js';
 import type { TestResponse } from '../../test/helpers/http.js';
-import { newLicense, putBody } from '../../test/helpers/licenses.js';
 import { startTcpProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import { operationIdOf } from './openapi.js';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestResponse } from '../../test/helpers/http.js';
-import { newLicense } from '../../test/helpers/licenses.js';
+import { newLicense } from '../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test/helpers/test-app.js';
 
 const RUNS = { seed: 20261123, numRuns: 60 };

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { RedisRateLimitStore } from '../lib/rate-limit-store.js';
 import { request } from '../../test/helpers/http.js';
-import { newLicense } from '../../test/helpers/licenses.js';
+import { newLicense } from '../../test/helpers/fixtures.js';
 import { countRedisKeys, deleteRedisKeys, randomRedisPrefix, RATE_LIMIT_STORES, TEST_REDIS_URL } from '../../test/helpers/redis.js';
 import { startTcpProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { ADMIN, createTestDatabase, DIALECTS, testConfig, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newLicense, newProduct } from '../helpers/licenses.js';
+import { newLicense, createProduct } from '../helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const CLIENTS = [
@@ -196,7 +196,7 @@ for (const client of CLIENTS) {
       const file = await issue(license.id);
       expect(await verify(file, license.productId, 'HW-1')).toMatchObject({ code: 0, stdout: 'VALID' });
       expect(await verify(`${JSON.stringify({ licenseFile: file })}\n`, license.productId)).toMatchObject({ code: 0, stdout: 'VALID' });
-      expect(await verify(file, (await newProduct(t)).id)).toMatchObject({ code: 1, stdout: 'INVALID PRODUCT_MISMATCH' });
+      expect(await verify(file, (await createProduct(t)).id)).toMatchObject({ code: 1, stdout: 'INVALID PRODUCT_MISMATCH' });
       expect(await verify(file, license.productId, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID HWID_NOT_ALLOWED' });
       const tampered = withPayload(file, (p) => (p.maxHwids = 100));
       expect(await verify(tampered, license.productId, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID BAD_SIGNATURE' });

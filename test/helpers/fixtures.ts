@@ -1,6 +1,7 @@
 // Factories that create fresh records through the API for one test.
 import { randomBytes } from 'node:crypto';
 import { newLicenseKey } from '../../src/lib/ids.js';
+import type { License } from '../../src/modules/licenses/licenses.schemas.js';
 import type { TestApp } from './test-app.js';
 
 export const uniq = (prefix = 'x') => `${prefix}_${randomBytes(5).toString('hex')}`;
@@ -86,3 +87,36 @@ export async function insertLicenseRow(t: TestApp, productId: string, customerId
     .execute();
   return id;
 }
+
+// ---- licenses and validation ----------------------------------------------
+
+/** A license; a fresh product and customer unless `over` names them. Limits default to unlimited. */
+export async function newLicense(t: TestApp, over: Record<string, unknown> = {}): Promise<License> {
+  const body: Record<string, unknown> = { expiresAtEpochMillis: null, maxIps: null, maxHwids: null, ...over };
+  body.productId ??= (await createProduct(t)).id;
+  body.customerId ??= (await createCustomer(t)).id;
+  const res = await t.admin('POST', '/licenses', { body });
+  if (res.status !== 201) throw new Error(`newLicense: ${res.status} ${res.text}`);
+  return res.json;
+}
+
+export async function readLicense(t: TestApp, id: string): Promise<License> {
+  const res = await t.admin('GET', `/licenses/${id}`);
+  if (res.status !== 200) throw new Error(`readLicense: ${res.status} ${res.text}`);
+  return res.json;
+}
+
+/** PUT body carrying every field of `license`, with overrides. */
+export function putBody(license: License, over: Record<string, unknown> = {}): Record<string, unknown> {
+  const { id: _id, createdAtEpochMillis: _created, ...fields } = license;
+  return { ...fields, ...over };
+}
+
+export interface ValidateArgs {
+  licenseId: string;
+  productId: string;
+  hwid: string;
+}
+
+export const validate = (t: TestApp, body: ValidateArgs | Record<string, unknown>, localAddress = '127.0.0.1') =>
+  t.req('POST', '/licenses/validate', { body, localAddress });

@@ -3,6 +3,7 @@ import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
 import type { Db } from '../../db/database.js';
 import { randomToken } from '../../lib/secrets.js';
 import { newId } from '../../lib/ids.js';
+import { insertSettingIfAbsent, readSetting } from './settings.repository.js';
 
 export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 
@@ -86,11 +87,6 @@ const JWT_SETTING = 'jwt_secret';
  */
 export async function resolveJwtSecret(db: Db, configured: string | null): Promise<string> {
   if (configured) return configured;
-  await db
-    .insertInto('settings')
-    .values({ key: JWT_SETTING, value: randomToken(48) })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', JWT_SETTING).executeTakeFirstOrThrow();
-  return row.value;
+  await insertSettingIfAbsent(db, JWT_SETTING, randomToken(48));
+  return readSetting(db, JWT_SETTING);
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { forEachBatch, isPaged, listKeyOf } from '../../db/list-queries.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/storage/errors.js';
 import type { CustomersTable } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Listed } from '../../http/list-response.js';

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 
 const Status = Type.Object({ status: Type.String() });
@@ -18,7 +17,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       try {
-        await sql`select 1`.execute(app.db);
+        await app.storage.ping();
         return { status: 'ready' };
       } catch (err) {
         request.log.warn({ err }, 'database not reachable');

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { staffWith } from '../../../test/helpers/fixtures.js';
-import { newLicense, putBody } from '../../../test/helpers/licenses.js';
+import { staffWith, newLicense, putBody } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 describe.each(DIALECTS)('license permissions (%s)', (dialect) => {

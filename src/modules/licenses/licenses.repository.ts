@@ -147,27 +147,3 @@ export async function replaceAttempts(trx: Db, licenseId: string, rows: readonly
   await trx.deleteFrom('validation_attempts').where('license_id', '=', licenseId).execute();
   await insertChunked(trx, 'validation_attempts', rows);
 }
-
-/** Deletes all but the `keep` most recent attempts of the license. */
-export async function pruneAttempts(trx: Db, licenseId: string, keep: number): Promise<void> {
-  const cutoff = await trx
-    .selectFrom('validation_attempts')
-    .select(['timestamp', 'id'])
-    .where('license_id', '=', licenseId)
-    .orderBy('timestamp', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .offset(keep - 1)
-    .executeTakeFirst();
-  if (!cutoff) return;
-  await trx
-    .deleteFrom('validation_attempts')
-    .where('license_id', '=', licenseId)
-    .where((eb) =>
-      eb.or([
-        eb('timestamp', '<', cutoff.timestamp),
-        eb.and([eb('timestamp', '=', cutoff.timestamp), eb('id', '<', cutoff.id)]),
-      ]),
-    )
-    .execute();
-}

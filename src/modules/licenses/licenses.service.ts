@@ -1,7 +1,7 @@
 // License records: issue, read, replace (optimistic concurrency) and delete. Every
 // mutation writes its audit entry in the caller's transaction.
 import type { Db } from '../../db/database.js';
-import { isForeignKeyViolation } from '../../db/errors.js';
+import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import { forEachBatch, isPaged, listKeyOf } from '../../db/list-queries.js';
 import type { LicensesTable, NewValidationAttempt } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';

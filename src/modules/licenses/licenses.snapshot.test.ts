@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newLicense, validate } from '../../../test/helpers/licenses.js';
+import { newLicense, validate } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import type { License } from './licenses.schemas.js';
 

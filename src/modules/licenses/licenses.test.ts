@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
-import { auditEntries } from '../../../test/helpers/fixtures.js';
-import { newCustomer, newLicense, newProduct, putBody, readLicense } from '../../../test/helpers/licenses.js';
+import { auditEntries, createCustomer, newLicense, createProduct, putBody, readLicense } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import type { License } from './licenses.schemas.js';
 
@@ -13,8 +12,8 @@ describe.each(DIALECTS)('licenses CRUD (%s)', (dialect) => {
   afterAll(() => t.close());
 
   it('issues a license: key-format id, version 1, nothing bound, readable and listed', async () => {
-    const product = await newProduct(t);
-    const customer = await newCustomer(t);
+    const product = await createProduct(t);
+    const customer = await createCustomer(t);
     const expires = Date.now() + 86_400_000;
     const res = await t.admin('POST', '/licenses', {
       body: { productId: product.id, customerId: customer.id, expiresAtEpochMillis: expires, maxIps: 2, maxHwids: 1 },
@@ -41,8 +40,8 @@ describe.each(DIALECTS)('licenses CRUD (%s)', (dialect) => {
   });
 
   it('inherits omitted limits from the product; explicit null or numbers override; later product changes do not matter', async () => {
-    const product = await newProduct(t, { maxIps: 2, maxHwids: 4 });
-    const customer = await newCustomer(t);
+    const product = await createProduct(t, { maxIps: 2, maxHwids: 4 });
+    const customer = await createCustomer(t);
     const base = { productId: product.id, customerId: customer.id };
     const create = async (body: Record<string, unknown>) => (await t.admin('POST', '/licenses', { body: { ...base, ...body } })).json as License;
     const inherited = await create({});
@@ -63,8 +62,8 @@ describe.each(DIALECTS)('licenses CRUD (%s)', (dialect) => {
   });
 
   it('rejects bad create bodies with 400 naming the field, and unknown references with 400', async () => {
-    const product = await newProduct(t);
-    const customer = await newCustomer(t);
+    const product = await createProduct(t);
+    const customer = await createCustomer(t);
     const post = (body: unknown) => t.admin('POST', '/licenses', { body });
     const cases: [unknown, string][] = [
       [{ customerId: customer.id }, 'productId'],
@@ -187,9 +186,9 @@ describe.each(DIALECTS)('licenses CRUD (%s)', (dialect) => {
   });
 
   it('lists every license by default, filters by customerId and productId, pages with limit/offset', async () => {
-    const customer = await newCustomer(t);
-    const productA = await newProduct(t);
-    const productB = await newProduct(t);
+    const customer = await createCustomer(t);
+    const productA = await createProduct(t);
+    const productB = await createProduct(t);
     const a1 = await newLicense(t, { customerId: customer.id, productId: productA.id });
     const b1 = await newLicense(t, { customerId: customer.id, productId: productB.id });
     const a2 = await newLicense(t, { customerId: customer.id, productId: productA.id });

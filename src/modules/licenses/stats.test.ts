@@ -1,7 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { staffWith } from '../../../test/helpers/fixtures.js';
-import { newLicense, putBody, readLicense, validate } from '../../../test/helpers/licenses.js';
+import { staffWith, newLicense, putBody, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { attemptsByHourQuery, countedHoursQuery } from './stats.repository.js';
 import { getLicenseStats } from './stats.service.js';

@@ -2,7 +2,7 @@
 // on one instance, and on two instances sharing one database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildApp, type ChildApp } from '../../../test/helpers/child-process-app.js';
-import { newLicense, readLicense, validate } from '../../../test/helpers/licenses.js';
+import { newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000' };

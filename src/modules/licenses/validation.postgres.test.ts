@@ -2,7 +2,7 @@
 // wait for it. Proven by holding the license's row lock from another connection.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newLicense, readLicense, validate } from '../../../test/helpers/licenses.js';
+import { newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { startTestApp, TEST_POSTGRES_URL, type TestApp } from '../../../test/helpers/test-app.js';
 import type { License } from './licenses.schemas.js';
 

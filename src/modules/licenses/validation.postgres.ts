@@ -9,26 +9,24 @@
 // A lock-free decision is that of the moment of its read: an admin change committed
 // between the read and the insert does not change it.
 import type { Db } from '../../db/database.js';
-import { isForeignKeyViolation } from '../../db/errors.js';
+import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { reportValidation } from '../../lib/observe.js';
-import { pruneAttempts } from './licenses.repository.js';
 import { decideValidation, type Decision } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
-import type { ValidationRequest, Validator } from './validation.service.js';
+import {
+  ATTEMPTS_PER_INSERT,
+  attemptRow,
+  validationFacts,
+  type ValidationRequest,
+  type Validator,
+} from './validation.types.js';
 
 const attemptOf = (req: ValidationRequest, now: number, decision: Decision): NewValidationAttempt => {
   reportValidation(decision.reason, decision.valid);
-  return {
-    license_id: req.licenseId,
-    hwid: req.hwid,
-    ip: req.ip,
-    timestamp: now,
-    successful: decision.valid ? 1 : 0,
-    reason: decision.reason,
-  };
+  return attemptRow(req, now, decision);
 };
 
 /**
@@ -48,7 +46,7 @@ async function insertBatch(db: Db, batch: Pending<NewValidationAttempt, void>[])
 export function createPostgresValidator(db: Db, historyMax: number): Validator {
   const pruning = new PruneSchedule(historyMax);
   const attempts = new GroupCommit<NewValidationAttempt, void>((batch) => insertBatch(db, batch), {
-    maxBatch: repo.ATTEMPTS_PER_INSERT,
+    maxBatch: ATTEMPTS_PER_INSERT.postgres,
     maxInFlight: 2, // the next batch gathers while one commits
   });
 
@@ -58,14 +56,15 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
     if (!seen) return null;
     // Counts only grow without the lock (validations bind, only an admin PUT unbinds): a
     // rejection on a limit stands, an admission is decided again under the lock.
-    const decision = decideValidation({
-      licenseProductId: seen.product_id,
-      requestedProductId: req.productId,
-      expiresAtEpochMillis: seen.expires_at === null ? null : Number(seen.expires_at),
-      now,
-      ip: { bound: Boolean(seen.ip_bound), used: Number(seen.ips_used), limit: seen.max_ips },
-      hwid: { bound: Boolean(seen.hwid_bound), used: Number(seen.hwids_used), limit: seen.max_hwids },
-    });
+    const decision = decideValidation(
+      validationFacts(
+        req,
+        now,
+        seen,
+        { bound: Boolean(seen.ip_bound), used: Number(seen.ips_used) },
+        { bound: Boolean(seen.hwid_bound), used: Number(seen.hwids_used) },
+      ),
+    );
     return decision.bindIp || decision.bindHwid ? 'may bind' : decision;
   };
 
@@ -79,14 +78,9 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
       const hwidBound = await repo.isHwidBound(trx, req.licenseId, req.hwid);
       const ipUsage = ipBound ? { used: 0, next: 0 } : await repo.slotUsage(trx, 'license_ips', req.licenseId);
       const hwidUsage = hwidBound ? { used: 0, next: 0 } : await repo.slotUsage(trx, 'license_hwids', req.licenseId);
-      const decision = decideValidation({
-        licenseProductId: license.product_id,
-        requestedProductId: req.productId,
-        expiresAtEpochMillis: license.expires_at === null ? null : Number(license.expires_at),
-        now,
-        ip: { bound: ipBound, used: ipUsage.used, limit: license.max_ips },
-        hwid: { bound: hwidBound, used: hwidUsage.used, limit: license.max_hwids },
-      });
+      const decision = decideValidation(
+        validationFacts(req, now, license, { bound: ipBound, used: ipUsage.used }, { bound: hwidBound, used: hwidUsage.used }),
+      );
       if (decision.bindIp) await repo.bindIp(trx, req.licenseId, req.ip, ipUsage.next);
       if (decision.bindHwid) await repo.bindHwid(trx, req.licenseId, req.hwid, hwidUsage.next);
       await repo.insertAttempts(trx, [attemptOf(req, now, decision)]);
@@ -113,7 +107,7 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
       }
       valid = decided.valid;
     }
-    if (pruning.due(req.licenseId)) await pruneAttempts(db, req.licenseId, historyMax);
+    if (pruning.due(req.licenseId)) await repo.pruneAttempts(db, req.licenseId, historyMax);
     return valid;
   };
 

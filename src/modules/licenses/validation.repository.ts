@@ -1,10 +1,11 @@
-// The validation queries through Kysely (the PostgreSQL path). A validation that may bind
-// locks the license row (FOR NO KEY UPDATE), so those of one license, from any instance,
-// run one after another. NO KEY: the lock does not hold up inserting attempts, whose
-// foreign key only needs the row to stay.
+// The validation queries through Kysely (the PostgreSQL path; SQLite prepares the same
+// history-pruning queries once, validation.sqlite-statements.ts). A validation that may
+// bind locks the license row (FOR NO KEY UPDATE), so those of one license, from any
+// instance, run one after another. NO KEY: the lock does not hold up inserting attempts,
+// whose foreign key only needs the row to stay.
 import type { Db } from '../../db/database.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
-import type { SlotUsage } from './validation.sqlite-statements.js';
+import type { SlotUsage } from './validation.types.js';
 
 /** The license, whether the IP and HWID are bound to it and how many are, in one query, without locks. */
 export const readLicenseAndBindings = (db: Db, id: string, ip: string, hwid: string) =>
@@ -63,12 +64,41 @@ export const bindIp = (trx: Db, licenseId: string, ip: string, position: number)
 export const bindHwid = (trx: Db, licenseId: string, hwid: string, position: number) =>
   trx.insertInto('license_hwids').values({ license_id: licenseId, hwid, position }).execute();
 
-/** Inserts the attempts, in order, with one statement (at most ATTEMPTS_PER_INSERT rows). */
+/** Inserts the attempts, in order, with one statement (at most ATTEMPTS_PER_INSERT.postgres rows). */
 export const insertAttempts = (db: Db, rows: readonly NewValidationAttempt[]) =>
   db
     .insertInto('validation_attempts')
     .values([...rows])
     .execute();
 
-/** 7 values a row: well below PostgreSQL's 65535 bound parameters. */
-export const ATTEMPTS_PER_INSERT = 500;
+/**
+ * The history rule, for both engines: a license keeps its `keep` most recent attempts
+ * (newest by timestamp, then id). This is the oldest one kept, if it has more.
+ */
+export const oldestKeptAttempt = (db: Db, licenseId: string, keep: number) =>
+  db
+    .selectFrom('validation_attempts')
+    .select(['timestamp', 'id'])
+    .where('license_id', '=', licenseId)
+    .orderBy('timestamp', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(keep - 1);
+
+/** Deletes the license's attempts older than `oldestKept`. */
+export const deleteAttemptsOlderThan = (db: Db, licenseId: string, oldestKept: { timestamp: number; id: number }) =>
+  db
+    .deleteFrom('validation_attempts')
+    .where('license_id', '=', licenseId)
+    .where((eb) =>
+      eb.or([
+        eb('timestamp', '<', oldestKept.timestamp),
+        eb.and([eb('timestamp', '=', oldestKept.timestamp), eb('id', '<', oldestKept.id)]),
+      ]),
+    );
+
+/** Deletes all but the `keep` most recent attempts of the license. */
+export async function pruneAttempts(db: Db, licenseId: string, keep: number): Promise<void> {
+  const oldestKept = await oldestKeptAttempt(db, licenseId, keep).executeTakeFirst();
+  if (oldestKept) await deleteAttemptsOlderThan(db, licenseId, oldestKept).execute();
+}

@@ -1,21 +1,17 @@
-import type SqliteDatabase from 'better-sqlite3';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientIp } from '../../http/client-ip.js';
 import { validationRateLimit } from '../../http/rate-limit.js';
 import { ErrorSchema } from '../../http/schemas.js';
 import { ValidateBodySchema, ValidateResultSchema } from './licenses.schemas.js';
-import { createValidator, type ValidationRequest } from './validation.service.js';
+import { createValidator } from './validation.service.js';
+import type { ValidationRequest } from './validation.types.js';
 import { signCompact } from '../signing/jws.js';
 
 const RECEIPT_HEADER = 'Validation-Receipt';
 
-export interface ValidationRoutesOptions {
-  /** The raw SQLite handle behind app.db (null on PostgreSQL): validation prepares its statements on it. */
-  sqlite: SqliteDatabase.Database | null;
-}
-
-export const validationRoutes: FastifyPluginAsyncTypebox<ValidationRoutesOptions> = async (app, options) => {
-  const validator = createValidator(app.db, app.dialect, options.sqlite, app.config.validationHistoryMax);
+export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // The engine for this database (src/db/storage/ hands SQLite's raw handle to it).
+  const validator = createValidator(app.storage, app.config.validationHistoryMax);
   app.addHook('onClose', () => validator.close());
 
   app.post(

@@ -35,7 +35,7 @@ describe('SQLite validation batch', () => {
       hwid: `HW-${i % 5}`,
       ip: `10.0.0.${i}`,
     }));
-    const outcomes = createBatchProcessor(handle.sqlite!, 1000)(requests);
+    const outcomes = createBatchProcessor(handle.db, handle.sqlite!, 1000)(requests);
 
     // HW-0..HW-2 take the three slots on first sight; HW-3 and HW-4 never fit; unknown is false.
     expect(outcomes).toEqual(requests.map((r) => r.licenseId === 'L' && ['HW-0', 'HW-1', 'HW-2'].includes(r.hwid)));

@@ -2,19 +2,20 @@
 // transaction, one after another in arrival order, histories pruned when due
 // (scheduling and answering are validation.sqlite.ts's job).
 import type SqliteDatabase from 'better-sqlite3';
-import { isDatabaseUnavailable } from '../../db/unavailable.js';
+import type { Db } from '../../db/database.js';
+import type { NewValidationAttempt } from '../../db/schema.js';
+import { isDatabaseUnavailable } from '../../db/storage/unavailable.js';
 import { reportValidation } from '../../lib/observe.js';
 import { decideValidation } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
+import { prepareValidationStatements, type Kind, type ValidationStatements } from './validation.sqlite-statements.js';
 import {
-  prepareValidationStatements,
-  type AttemptRow,
-  type Kind,
+  attemptRow,
+  validationFacts,
   type LicenseLimits,
   type SlotUsage,
-  type ValidationStatements,
-} from './validation.sqlite-statements.js';
-import type { ValidationRequest } from './validation.service.js';
+  type ValidationRequest,
+} from './validation.types.js';
 
 const NOT_BOUND_YET: SlotUsage = { used: 0, next: 0 };
 
@@ -79,7 +80,7 @@ class BatchView {
 }
 
 /** Applies one validation inside the open transaction; returns its attempt, or null for an unknown license. */
-function applyValidation(view: BatchView, req: ValidationRequest, now: number): AttemptRow | null {
+function applyValidation(view: BatchView, req: ValidationRequest, now: number): NewValidationAttempt | null {
   req.decidedAtEpochMillis = now;
   const license = view.license(req.licenseId);
   if (!license) return null;
@@ -88,24 +89,12 @@ function applyValidation(view: BatchView, req: ValidationRequest, now: number): 
   const hwidBound = license.hwid.isBound(req.hwid);
   const ipUsage = ipBound ? NOT_BOUND_YET : license.ip.used();
   const hwidUsage = hwidBound ? NOT_BOUND_YET : license.hwid.used();
-  const decision = decideValidation({
-    licenseProductId: limits.product_id,
-    requestedProductId: req.productId,
-    expiresAtEpochMillis: limits.expires_at,
-    now,
-    ip: { bound: ipBound, used: ipUsage.used, limit: limits.max_ips },
-    hwid: { bound: hwidBound, used: hwidUsage.used, limit: limits.max_hwids },
-  });
+  const decision = decideValidation(
+    validationFacts(req, now, limits, { bound: ipBound, used: ipUsage.used }, { bound: hwidBound, used: hwidUsage.used }),
+  );
   if (decision.bindIp) license.ip.bind(req.ip);
   if (decision.bindHwid) license.hwid.bind(req.hwid);
-  return {
-    licenseId: req.licenseId,
-    hwid: req.hwid,
-    ip: req.ip,
-    timestamp: now,
-    successful: decision.valid ? 1 : 0,
-    reason: decision.reason,
-  };
+  return attemptRow(req, now, decision);
 }
 
 /** valid/invalid per request, or the Error that request failed with. */
@@ -116,8 +105,8 @@ export type BatchOutcome = boolean | Error;
  * it is committed and each request is retried alone, so one failing request cannot fail
  * the others; unless the database itself is unavailable, which fails them all.
  */
-export function createBatchProcessor(sqlite: SqliteDatabase.Database, historyMax: number) {
-  const stmts = prepareValidationStatements(sqlite);
+export function createBatchProcessor(db: Db, sqlite: SqliteDatabase.Database, historyMax: number) {
+  const stmts = prepareValidationStatements(db, sqlite);
   const pruning = new PruneSchedule(historyMax);
 
   /** The last batch's reasons (null: unknown license), reported only once it has committed. */
@@ -131,7 +120,7 @@ export function createBatchProcessor(sqlite: SqliteDatabase.Database, historyMax
   const applyAll = sqlite.transaction((requests: ValidationRequest[]): boolean[] => {
     const view = new BatchView(stmts);
     const now = Date.now(); // the batch is one moment: it commits as one
-    const attempts: AttemptRow[] = [];
+    const attempts: NewValidationAttempt[] = [];
     const recorded = new Map<string, number>();
     reasons = [];
     const results = requests.map((req) => {

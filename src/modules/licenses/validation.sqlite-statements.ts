@@ -1,35 +1,39 @@
-// The validation queries for SQLite as statements prepared once (Kysely's driver
-// prepares every query anew, which would dominate the validation hot path).
+// The validation queries for SQLite as statements prepared once and run synchronously
+// inside the batch's transaction (Kysely's driver prepares every query anew, which would
+// dominate the validation hot path). History pruning runs the repository's own Kysely
+// queries (validation.repository.ts), compiled and prepared here, so the rule is written once.
 import type SqliteDatabase from 'better-sqlite3';
-
-export interface LicenseLimits {
-  product_id: string;
-  expires_at: number | null;
-  max_ips: number | null;
-  max_hwids: number | null;
-}
-
-export interface SlotUsage {
-  used: number;
-  /** position for the next binding */
-  next: number;
-}
-
-export interface AttemptRow {
-  licenseId: string;
-  hwid: string;
-  ip: string;
-  timestamp: number;
-  successful: 0 | 1;
-  reason: string;
-}
+import type { Compilable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { NewValidationAttempt } from '../../db/schema.js';
+import { deleteAttemptsOlderThan, oldestKeptAttempt } from './validation.repository.js';
+import { ATTEMPTS_PER_INSERT, type LicenseLimits, type SlotUsage } from './validation.types.js';
 
 export type Kind = 'ip' | 'hwid';
 
-/** 64 rows x 6 values stays far below SQLite's limit on bound parameters. */
-const ATTEMPTS_PER_INSERT = 64;
+/** Runs Kysely queries synchronously on the raw handle, each SQL text prepared once. */
+function compiledRunner(sqlite: SqliteDatabase.Database) {
+  const prepared = new Map<string, SqliteDatabase.Statement<unknown[]>>();
+  const statement = (query: Compilable) => {
+    const { sql, parameters } = query.compile();
+    let stmt = prepared.get(sql);
+    if (!stmt) prepared.set(sql, (stmt = sqlite.prepare(sql)));
+    return { stmt, parameters: parameters as unknown[] };
+  };
+  return {
+    get<T>(query: Compilable<T>): T | undefined {
+      const { stmt, parameters } = statement(query);
+      return stmt.get(parameters) as T | undefined;
+    },
+    run(query: Compilable): void {
+      const { stmt, parameters } = statement(query);
+      stmt.run(parameters);
+    },
+  };
+}
 
-export function prepareValidationStatements(sqlite: SqliteDatabase.Database) {
+/** `db` is the Kysely over `sqlite`: used only to compile queries, never to run them. */
+export function prepareValidationStatements(db: Db, sqlite: SqliteDatabase.Database) {
   const license = sqlite.prepare<[string], LicenseLimits>(
     'SELECT product_id, expires_at, max_ips, max_hwids FROM licenses WHERE id = ?',
   );
@@ -44,7 +48,7 @@ export function prepareValidationStatements(sqlite: SqliteDatabase.Database) {
     ip: perKind('license_ips', 'ip'),
     hwid: perKind('license_hwids', 'hwid'),
   };
-  // Attempts go in with one multi-row INSERT per batch (up to ATTEMPTS_PER_INSERT rows):
+  // Attempts go in with one multi-row INSERT per batch (up to ATTEMPTS_PER_INSERT.sqlite rows):
   // a statement run costs about as much as the row it inserts. One statement per row count.
   const insertAttempts = new Map<number, SqliteDatabase.Statement<unknown[]>>();
   const insertStatement = (rows: number) => {
@@ -56,13 +60,7 @@ export function prepareValidationStatements(sqlite: SqliteDatabase.Database) {
     }
     return statement;
   };
-  // The oldest attempt to keep: the `keep`-th newest (index license_id, timestamp, id).
-  const cutoff = sqlite.prepare<[string, number], { timestamp: number; id: number }>(
-    'SELECT timestamp, id FROM validation_attempts WHERE license_id = ? ORDER BY timestamp DESC, id DESC LIMIT 1 OFFSET ?',
-  );
-  const deleteOlder = sqlite.prepare<[string, number, number, number]>(
-    'DELETE FROM validation_attempts WHERE license_id = ? AND (timestamp < ? OR (timestamp = ? AND id < ?))',
-  );
+  const compiled = compiledRunner(sqlite);
 
   return {
     license: (id: string): LicenseLimits | undefined => license.get(id),
@@ -72,16 +70,16 @@ export function prepareValidationStatements(sqlite: SqliteDatabase.Database) {
       kinds[kind].bind.run(licenseId, value, position);
     },
     /** Inserts the attempts in the order given (their ids follow that order). */
-    recordAttempts: (attempts: readonly AttemptRow[]): void => {
-      for (let start = 0; start < attempts.length; start += ATTEMPTS_PER_INSERT) {
-        const chunk = attempts.slice(start, start + ATTEMPTS_PER_INSERT);
-        insertStatement(chunk.length).run(chunk.flatMap((a) => [a.licenseId, a.hwid, a.ip, a.timestamp, a.successful, a.reason]));
+    recordAttempts: (attempts: readonly NewValidationAttempt[]): void => {
+      for (let start = 0; start < attempts.length; start += ATTEMPTS_PER_INSERT.sqlite) {
+        const chunk = attempts.slice(start, start + ATTEMPTS_PER_INSERT.sqlite);
+        insertStatement(chunk.length).run(chunk.flatMap((a) => [a.license_id, a.hwid, a.ip, a.timestamp, a.successful, a.reason]));
       }
     },
     /** Deletes all but the `keep` most recent attempts of the license. */
     prune: (licenseId: string, keep: number): void => {
-      const oldestKept = cutoff.get(licenseId, keep - 1);
-      if (oldestKept) deleteOlder.run(licenseId, oldestKept.timestamp, oldestKept.timestamp, oldestKept.id);
+      const oldestKept = compiled.get(oldestKeptAttempt(db, licenseId, keep));
+      if (oldestKept) compiled.run(deleteAttemptsOlderThan(db, licenseId, oldestKept));
     },
   };
 }

@@ -6,10 +6,10 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../../db/database.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { createBatchProcessor } from './validation.sqlite-batch.js';
-import type { ValidationRequest, Validator } from './validation.service.js';
+import type { ValidationRequest, Validator } from './validation.types.js';
 
 export function createSqliteValidator(db: Db, sqlite: SqliteDatabase.Database, historyMax: number): Validator {
-  const processBatch = createBatchProcessor(sqlite, historyMax);
+  const processBatch = createBatchProcessor(db, sqlite, historyMax);
   const runBatch = async (batch: Pending<ValidationRequest, boolean>[]): Promise<void> => {
     const outcomes = await db.connection().execute(async () => processBatch(batch.map((p) => p.item)));
     outcomes.forEach((outcome, i) => {

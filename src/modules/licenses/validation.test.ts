@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newLicense, newProduct, putBody, readLicense, validate } from '../../../test/helpers/licenses.js';
+import { newLicense, createProduct, putBody, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,7 +33,7 @@ describe.each(DIALECTS)('license validation (%s)', (dialect) => {
 
   it('fails a product mismatch, records PRODUCT_MISMATCH and binds nothing', async () => {
     const license = await newLicense(t);
-    const other = await newProduct(t);
+    const other = await createProduct(t);
     expect((await validate(t, { licenseId: license.id, productId: other.id, hwid: 'HW' })).json).toEqual({ valid: false });
     const after = await readLicense(t, license.id);
     expect(after.validationAttempts.map((a) => [a.successful, a.reason])).toEqual([[false, 'PRODUCT_MISMATCH']]);
@@ -41,7 +41,7 @@ describe.each(DIALECTS)('license validation (%s)', (dialect) => {
   });
 
   it('treats an expiry at or before now as expired and a future or null one as valid', async () => {
-    const product = await newProduct(t);
+    const product = await createProduct(t);
     const at = async (expiresAtEpochMillis: number | null) => {
       const license = await newLicense(t, { productId: product.id, expiresAtEpochMillis });
       return (await validate(t, { licenseId: license.id, productId: product.id, hwid: 'HW' })).json.valid;
@@ -89,8 +89,8 @@ describe.each(DIALECTS)('license validation (%s)', (dialect) => {
   });
 
   it('runs the checks in order: product, expiry, IP slot, HWID slot', async () => {
-    const product = await newProduct(t);
-    const other = await newProduct(t);
+    const product = await createProduct(t);
+    const other = await createProduct(t);
     const reasonOf = async (license: { id: string }, productId: string) => {
       expect((await validate(t, { licenseId: license.id, productId, hwid: 'HW-new' }, '127.0.0.7')).json.valid).toBe(false);
       return (await readLicense(t, license.id)).validationAttempts.at(-1)!.reason;
@@ -125,7 +125,7 @@ describe.each(DIALECTS)('license validation (%s)', (dialect) => {
   });
 
   it('answers an unknown license with 200 {valid: false} and records nothing', async () => {
-    const product = await newProduct(t);
+    const product = await createProduct(t);
     const before = await attemptCount();
     for (const licenseId of ['ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ', "' OR 1=1 --", '']) {
       const res = await validate(t, { licenseId, productId: product.id, hwid: 'h' });

@@ -3,7 +3,6 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { HttpError, SERVICE_UNAVAILABLE, UNAVAILABLE_HEADERS, unsupportedBody } from '../../http/errors.js';
 import { webhookRateLimit } from '../../http/rate-limit.js';
 import { formatValidationError } from '../../http/validation.js';
@@ -25,7 +24,7 @@ export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
       return reply.code(400).type(TEXT).send(unsupportedBody(request, 'form-encoded, multipart/form-data or JSON').message);
     }
     const status = error.statusCode ?? 500;
-    if (isDatabaseUnavailable(error)) {
+    if (app.storage.isUnavailable(error)) {
       request.log.warn({ error: error.message }, 'marketplace webhook: database unavailable');
       return reply.code(503).headers(UNAVAILABLE_HEADERS).type(TEXT).send(SERVICE_UNAVAILABLE);
     }
@@ -65,7 +64,7 @@ export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
       },
       async (request, reply) => {
         const body = request.body !== null && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
-        const key = await handleWebhook({ db: app.db, dialect: app.dialect, secret: app.config.marketplaceSecret }, body);
+        const key = await handleWebhook({ storage: app.storage, secret: app.config.marketplaceSecret }, body);
         return reply.type(TEXT).send(key);
       },
     );

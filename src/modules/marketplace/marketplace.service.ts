@@ -2,9 +2,9 @@
 // the product or issue a new one with its order. Calls that may create are serialised
 // per buyer, so concurrent identical calls create one customer, one license and one
 // order; a buyer who holds an active license already is answered without the lock.
-import type { Db, Dialect } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { isBusy, lockKey } from '../../db/locks.js';
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/storage/errors.js';
+import type { Storage } from '../../db/storage/storage.js';
 import { HttpError } from '../../http/errors.js';
 import { safeEqual } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -21,8 +21,7 @@ const REQUIRED = ['user_id', 'resource_id', 'secret'] as const;
 const ATTEMPTS = 3;
 
 export interface WebhookContext {
-  db: Db;
-  dialect: Dialect;
+  storage: Storage;
   secret: string | null;
 }
 
@@ -35,7 +34,7 @@ function field(body: Record<string, unknown>, name: string): string | null {
 }
 
 async function reject(ctx: WebhookContext, status: number, message: string, data: object): Promise<never> {
-  await ctx.db.transaction().execute((trx) => recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.reject', data));
+  await ctx.storage.transaction((trx) => recordAudit(trx, MARKETPLACE_ACTOR, 'marketplace.license.reject', data));
   throw new HttpError(status, message);
 }
 
@@ -55,7 +54,7 @@ async function admit(ctx: WebhookContext, body: Record<string, unknown>): Promis
   if (!safeEqual(field(body, 'secret')!, ctx.secret)) {
     return reject(ctx, 401, 'Invalid secret', { ...ids, reason: 'invalid secret' });
   }
-  const product = await findProductByMarketplaceResourceId(ctx.db, request.resourceId);
+  const product = await findProductByMarketplaceResourceId(ctx.storage.db, request.resourceId);
   if (!product) {
     return reject(ctx, 404, `No product found with marketplace resource ID ${request.resourceId}`, {
       ...ids,
@@ -90,7 +89,7 @@ async function recordReuse(trx: Db, request: WebhookRequest, license: LicenseWit
 
 /** Steps 3 to 6, in one transaction holding the buyer's lock. */
 async function issue(trx: Db, ctx: WebhookContext, request: WebhookRequest, product: Product): Promise<LicenseWithoutHistory> {
-  await lockKey(trx, ctx.dialect, `marketplace:${request.userId}`);
+  await ctx.storage.lock(trx, `marketplace:${request.userId}`);
   const found = await findBuyer(trx, request, product); // another call may have issued it meanwhile
   if (found.license) return recordReuse(trx, request, found.license);
   const customer =
@@ -126,19 +125,19 @@ export async function handleWebhook(ctx: WebhookContext, body: Record<string, un
   const { request, product } = await admit(ctx, body);
   // Most calls come from buyers who hold their license already: that needs no lock, so
   // such calls of one buyer do not wait for each other.
-  const reused = await ctx.db.transaction().execute(async (trx) => {
+  const reused = await ctx.storage.transaction(async (trx) => {
     const { license } = await findBuyer(trx, request, product);
     return license && recordReuse(trx, request, license);
   });
   if (reused) return reused.id;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const license = await ctx.db.transaction().execute((trx) => issue(trx, ctx, request, product));
+      const license = await ctx.storage.transaction((trx) => issue(trx, ctx, request, product));
       return license.id;
     } catch (err) {
       // Another instance created the buyer, or held SQLite's write lock, first: the
       // next attempt sees its work and reuses it.
-      const raced = isUniqueViolation(err) || isBusy(err) || (err instanceof HttpError && err.statusCode === 409);
+      const raced = isUniqueViolation(err) || ctx.storage.isRetryable(err) || (err instanceof HttpError && err.statusCode === 409);
       if (attempt >= ATTEMPTS || !raced) throw err;
     }
   }

@@ -3,7 +3,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from '../../../test/helpers/http.js';
-import { newLicense } from '../../../test/helpers/licenses.js';
+import { newLicense } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { isForeignKeyViolation } from '../../db/errors.js';
+import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import { forEachBatch, isPaged, listKeyOf, type Page } from '../../db/list-queries.js';
 import type { OrdersTable } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';

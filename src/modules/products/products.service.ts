@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/storage/errors.js';
 import { forEachBatch, isPaged, listKeyOf } from '../../db/list-queries.js';
 import type { ProductsTable } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';

@@ -2,9 +2,8 @@ import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { createKeyRing } from './key-ring.js';
-import { auditEntries, staffWith } from '../../../test/helpers/fixtures.js';
+import { auditEntries, staffWith, newLicense, createProduct, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { decodePayload, verifyJws } from '../../../test/helpers/jws.js';
-import { newLicense, newProduct, readLicense, validate } from '../../../test/helpers/licenses.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 const nonce = () => randomBytes(32).toString('base64url');
@@ -31,7 +30,7 @@ describe.each(DIALECTS)('signed validation receipts (%s)', (dialect) => {
 
   it('signs a payload equal to the request and the answer, verifiable with the published key', async () => {
     const license = await newLicense(t);
-    const other = await newProduct(t);
+    const other = await createProduct(t);
     const jwks = await jwksOf(t);
     expect(jwks.keys).toHaveLength(1);
     expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });

@@ -50,7 +50,7 @@ export const signingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const key = await app.transaction((trx) => signing.rotateSigningKey(trx, app.dialect, request.actor.username, ring.configured));
+      const key = await app.transaction((trx) => signing.rotateSigningKey(trx, app.storage, request.actor.username, ring.configured));
       ring.invalidate();
       return reply.code(201).send(key);
     },

@@ -1,7 +1,7 @@
 // Rotation and removal of signing keys (Master Admin). Audit entries carry the public part
 // and kid only, never the private key.
-import type { Db, Dialect } from '../../db/database.js';
-import { lockKey } from '../../db/locks.js';
+import type { Db } from '../../db/database.js';
+import type { Storage } from '../../db/storage/storage.js';
 import type { SigningKeysTable } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -25,10 +25,10 @@ export async function listSigningKeys(db: Db, configured: SigningKey | null, sta
   return [{ kid: configured.kid, createdAtEpochMillis: startedAt, retiredAtEpochMillis: null, current: true }, ...stored];
 }
 
-export async function rotateSigningKey(trx: Db, dialect: Dialect, actor: string, configured: SigningKey | null): Promise<SigningKeyView> {
+export async function rotateSigningKey(trx: Db, storage: Pick<Storage, 'lock'>, actor: string, configured: SigningKey | null): Promise<SigningKeyView> {
   if (configured) throw conflict(CONFIGURED);
   // Two rotations at once: the second waits and then retires the first one's new key.
-  await lockKey(trx, dialect, 'signing-keys.rotate');
+  await storage.lock(trx, 'signing-keys.rotate');
   const now = Date.now();
   const previous = await repo.findCurrent(trx);
   await repo.retireCurrent(trx, now);

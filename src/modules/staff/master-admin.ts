@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { isUniqueViolation } from '../../db/storage/errors.js';
 import { randomToken } from '../../lib/secrets.js';
 import { findStaffByUsername, masterAdminExists } from './staff.repository.js';
 import { createMasterAdmin } from './staff.service.js';

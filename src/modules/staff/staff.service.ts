@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { StaffTable } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { isUniqueViolation } from '../../db/storage/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';

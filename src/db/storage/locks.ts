@@ -1,6 +1,6 @@
 // Serialising work on one key across transactions (and instances) of one database.
 import { sql } from 'kysely';
-import type { Db, Dialect } from './database.js';
+import type { Db, Dialect } from '../database.js';
 
 /**
  * Holds a lock on `key` until the transaction ends. PostgreSQL: a transaction-scoped
@@ -9,10 +9,4 @@ import type { Db, Dialect } from './database.js';
  */
 export async function lockKey(trx: Db, dialect: Dialect, key: string): Promise<void> {
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
-}
-
-/** SQLite's answer when another process holds the write lock or changed the snapshot. */
-export function isBusy(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

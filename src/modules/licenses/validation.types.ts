@@ -1,0 +1,79 @@
+// What both validation engines (validation.sqlite.ts, validation.postgres.ts) share:
+// the request, the Validator they implement, the facts their decision is made from and
+// the attempt row they record. Both import from here, never from validation.service.ts,
+// which chooses between them.
+import type { NewValidationAttempt } from '../../db/schema.js';
+import type { Decision, ValidationFacts } from './validation.decision.js';
+
+export interface ValidationRequest {
+  licenseId: string;
+  productId: string;
+  hwid: string;
+  /** client IP as the service sees it (client-ip.ts) */
+  ip: string;
+  /** Written by the validator: the time its decision used (a signed receipt repeats it). */
+  decidedAtEpochMillis?: number;
+}
+
+export interface Validator {
+  /**
+   * Evaluates the request, binds a new IP/HWID when it passes, records the attempt and
+   * resolves once all of that is committed. An unknown license is `false`, recording nothing.
+   */
+  validate(request: ValidationRequest): Promise<boolean>;
+  /** Waits for validations in progress. */
+  close(): Promise<void>;
+}
+
+/** A license's row as validation reads it. */
+export interface LicenseLimits {
+  product_id: string;
+  expires_at: number | null;
+  max_ips: number | null;
+  max_hwids: number | null;
+}
+
+/** How many IPs (or HWIDs) a license has bound. */
+export interface SlotUsage {
+  used: number;
+  /** position for the next binding */
+  next: number;
+}
+
+/** One kind of slot as seen by one request: whether its value is bound, and if not how many are. */
+export interface SlotSeen {
+  bound: boolean;
+  used: number;
+}
+
+/**
+ * Attempts inserted by one multi-row statement, per engine. SQLite prepares one statement
+ * per row count and keeps them all (64 x 6 values, far below its bound-parameter limit;
+ * a batch rarely holds more, so larger chunks would only add prepared statements).
+ * PostgreSQL sends one statement per round trip (500 x 7 values, far below its 65535).
+ */
+export const ATTEMPTS_PER_INSERT = { sqlite: 64, postgres: 500 } as const;
+
+/** The facts decideValidation needs, from what either engine read. */
+export function validationFacts(req: ValidationRequest, now: number, license: LicenseLimits, ip: SlotSeen, hwid: SlotSeen): ValidationFacts {
+  return {
+    licenseProductId: license.product_id,
+    requestedProductId: req.productId,
+    expiresAtEpochMillis: license.expires_at === null ? null : Number(license.expires_at),
+    now,
+    ip: { bound: ip.bound, used: ip.used, limit: license.max_ips },
+    hwid: { bound: hwid.bound, used: hwid.used, limit: license.max_hwids },
+  };
+}
+
+/** The attempt row a decision records. */
+export function attemptRow(req: ValidationRequest, now: number, decision: Decision): NewValidationAttempt {
+  return {
+    license_id: req.licenseId,
+    hwid: req.hwid,
+    ip: req.ip,
+    timestamp: now,
+    successful: decision.valid ? 1 : 0,
+    reason: decision.reason,
+  };
+}
