@@ -1,5 +1,6 @@
 // What every operator command is: a usage line and a function of its arguments.
 import type { Config } from '../config.js';
+import { createDb, migrateToLatest, type Db } from '../db/database.js';
 
 export interface Command {
   /** e.g. `backup <file>` */
@@ -21,4 +22,15 @@ export class UsageError extends CliError {
 export function oneFileArgument(args: string[], usage: string): string {
   if (args.length !== 1 || !args[0]) throw new UsageError(usage);
   return args[0];
+}
+
+/** Runs `fn` on the configured database with every migration applied, then closes it. */
+export async function withMigratedDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+  const { db } = createDb(config.databaseUrl);
+  try {
+    await migrateToLatest(db);
+    return await fn(db);
+  } finally {
+    await db.destroy();
+  }
 }

@@ -1,10 +1,9 @@
 // `create-admin <username>`: creates a Master Admin with a random password (printed
 // once), only when no Master Admin exists.
-import { createDb, migrateToLatest } from '../db/database.js';
 import { randomToken } from '../lib/secrets.js';
 import { findStaffByUsername, masterAdminExists } from '../modules/staff/staff.repository.js';
 import { createMasterAdmin } from '../modules/staff/staff.service.js';
-import { CliError, UsageError, type Command } from './command.js';
+import { CliError, UsageError, withMigratedDb, type Command } from './command.js';
 
 export const createAdminCommand: Command = {
   usage: 'create-admin <username>',
@@ -12,16 +11,12 @@ export const createAdminCommand: Command = {
   async run(args, config) {
     const [username] = args;
     if (args.length !== 1 || !username) throw new UsageError(this.usage);
-    const { db } = createDb(config.databaseUrl);
-    try {
-      await migrateToLatest(db);
+    const password = randomToken(18);
+    await withMigratedDb(config, async (db) => {
       if (await masterAdminExists(db)) throw new CliError('A Master Admin already exists; use reset-password to recover its access');
       if (await findStaffByUsername(db, username)) throw new CliError(`Username already taken: ${username}`);
-      const password = randomToken(18);
       await createMasterAdmin(db, { username, password, email: null });
-      console.log(`Created Master Admin "${username}" with password: ${password}`);
-    } finally {
-      await db.destroy();
-    }
+    });
+    console.log(`Created Master Admin "${username}" with password: ${password}`);
   },
 };

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, validate } from '../../test/helpers/fixtures.js';
-import { startTcpProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
+import { proxyFor, viaProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import type { TestResponse } from '../../test/helpers/http.js';
 
@@ -82,12 +82,8 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL outage under load (p
   let t: TestApp;
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    const direct = new URL(database.url);
-    proxy = await startTcpProxy(direct.hostname, Number(direct.port || 5432));
-    const viaProxy = new URL(database.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    t = await startTestApp('postgres', { VALIDATION_RATE_LIMIT: '1000000', VALIDATION_HISTORY_MAX: '0' }, { url: viaProxy.toString(), drop: async () => {} });
+    proxy = await proxyFor(database.url);
+    t = await startTestApp('postgres', { VALIDATION_RATE_LIMIT: '1000000', VALIDATION_HISTORY_MAX: '0' }, { url: viaProxy(database.url, proxy), drop: async () => {} });
   });
   afterAll(async () => {
     await t?.close();

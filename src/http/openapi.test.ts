@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, generateKey, newLicense, putBody, staffWith, uniq } from '../../test/helpers/fixtures.js';
 import type { TestResponse } from '../../test/helpers/http.js';
-import { startTcpProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
+import { proxyFor, viaProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import { operationIdOf } from './openapi.js';
 
@@ -30,12 +30,8 @@ describe.each(DIALECTS)('the OpenAPI document declares every answer (%s)', (dial
     if (dialect === 'postgres') {
       // Through a TCP proxy of the test's own, so the database can be cut away.
       database = await createTestDatabase('postgres');
-      const direct = new URL(database.url);
-      proxy = await startTcpProxy(direct.hostname, Number(direct.port || 5432));
-      const viaProxy = new URL(database.url);
-      viaProxy.hostname = '127.0.0.1';
-      viaProxy.port = String(proxy.port);
-      t = await startTestApp('postgres', env, { url: viaProxy.toString(), drop: async () => {} });
+      proxy = await proxyFor(database.url);
+      t = await startTestApp('postgres', env, { url: viaProxy(database.url, proxy), drop: async () => {} });
     } else {
       t = await startTestApp('sqlite', env);
     }

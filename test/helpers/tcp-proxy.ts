@@ -81,3 +81,17 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
   };
 }
+
+/** The URL of `databaseUrl` reached through `proxy` instead of directly. */
+export function viaProxy(databaseUrl: string, proxy: TcpProxy): string {
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return url.toString();
+}
+
+/** A proxy in front of the server of a PostgreSQL URL (so that server can be cut away). */
+export function proxyFor(databaseUrl: string): Promise<TcpProxy> {
+  const url = new URL(databaseUrl);
+  return startTcpProxy(url.hostname, Number(url.port || 5432));
+}
