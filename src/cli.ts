@@ -21,7 +21,8 @@ const COMMANDS: Record<string, Command> = {
 };
 
 function usage(): string {
-  const lines = Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(16)} ${c.summary}`);
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
+  const lines = Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`);
   return ['usage: npm run cli -- <command>', ...lines].join('\n');
 }
 
