@@ -1,10 +1,10 @@
 // Migration 0014a adds per-hour counters of the stored attempts: it backfills them from
 // the attempts already there, and its triggers keep them equal to a direct count.
-import { Migrator, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { insertTwoLicenses, migrateTo } from '../../../test/helpers/migrations.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../../test/helpers/test-app.js';
 import { createDb } from '../database.js';
-import { migrations } from './index.js';
 
 const BEFORE = '2026_11_24_0005_validation_attempts_integer_key';
 const AFTER = '2026_11_25_0014a_validation_counts_by_hour';
@@ -18,10 +18,6 @@ describe.each(DIALECTS)('migration to per-hour attempt counters (%s)', (dialect)
     await database.drop();
   });
 
-  async function migrateTo(name: string) {
-    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(name);
-    if (error) throw error;
-  }
 
   const counters = async () =>
     (await db.selectFrom('validation_counts_by_hour').selectAll().where('attempts', '>', 0).orderBy('hour').execute()).map((r) => ({
@@ -36,22 +32,14 @@ describe.each(DIALECTS)('migration to per-hour attempt counters (%s)', (dialect)
   it('backfills the counters from the stored attempts, keeps them on insert and delete, and goes down cleanly', async () => {
     database = await createTestDatabase(dialect);
     db = createDb(database.url).db;
-    await migrateTo(BEFORE);
+    await migrateTo(db, BEFORE);
     const now = Date.now();
-    await db.insertInto('customers').values({ id: 'c', name: 'C', email: 'c@example.com', socials: '{}', created_at: now }).execute();
-    await db
-      .insertInto('products')
-      .values({ id: 'p', name: 'P', product_type: 'software', price: 1, requires_license: 1, is_subscription: 0, created_at: now })
-      .execute();
-    await db
-      .insertInto('licenses')
-      .values(['L1', 'L2'].map((id) => ({ id, product_id: 'p', customer_id: 'c', expires_at: null, max_ips: null, max_hwids: null, version: 1, created_at: now })))
-      .execute();
+    await insertTwoLicenses(db, now);
     const attempt = (license_id: string, timestamp: number, successful: number) =>
       ({ license_id, hwid: 'h', ip: '10.0.0.1', timestamp, successful, reason: successful ? 'VALID' : 'EXPIRED' });
     await db.insertInto('validation_attempts').values([attempt('L1', 10 * HOUR, 1), attempt('L1', 10 * HOUR + 5, 0), attempt('L2', 12 * HOUR, 1)]).execute();
 
-    await migrateTo(AFTER);
+    await migrateTo(db, AFTER);
     expect(await counters()).toEqual([{ hour: 10, attempts: 2, successful: 1 }, { hour: 12, attempts: 1, successful: 1 }]);
 
     await db.insertInto('validation_attempts').values([attempt('L2', 12 * HOUR + 1, 0), attempt('L2', 13 * HOUR, 1)]).execute();
@@ -60,7 +48,7 @@ describe.each(DIALECTS)('migration to per-hour attempt counters (%s)', (dialect)
     expect(await counters()).toEqual(await directCount());
     expect(await counters()).toEqual([{ hour: 12, attempts: 2, successful: 1 }, { hour: 13, attempts: 1, successful: 1 }]);
 
-    await migrateTo(BEFORE);
+    await migrateTo(db, BEFORE);
     await db.insertInto('validation_attempts').values([attempt('L2', 14 * HOUR, 1)]).execute(); // no trigger left to fail
     const tables = await db.introspection.getTables();
     expect(tables.map((t) => t.name)).not.toContain('validation_counts_by_hour');
