@@ -16,7 +16,9 @@ describe.each(DIALECTS)('cli backup and restore (%s)', (dialect) => {
   const env = () => ({ DATABASE_URL: t.config.databaseUrl });
 
   beforeAll(async () => {
-    t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '1000000' });
+    // History kept whole: a fast machine records more than the default 1,000 attempts
+    // before the backup starts, and pruning would drop acknowledged ones from the check.
+    t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '1000000', VALIDATION_HISTORY_MAX: '0' });
     dir = mkdtempSync(join(tmpdir(), 'licensing-backup-'));
   });
   afterAll(async () => {
