@@ -135,3 +135,45 @@ describe.each(DIALECTS)('start banner and log format (%s)', (dialect) => {
     }
   });
 });
+
+describe('npm start forwards signals', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+  });
+  afterAll(async () => database?.drop());
+
+  it('SIGTERM to the process `npm start` started stops the server (no node left listening)', async () => {
+    // npm forwards SIGTERM to its script's shell; `exec` in the script makes that shell the
+    // server itself. Without it the shell dies and node keeps listening, orphaned.
+    const child = spawn('npm', ['start', '--silent'], {
+      env: { ...process.env, DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', MASTER_ADMIN_USERNAME: '', MASTER_ADMIN_PASSWORD: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /listening on 127\.0\.0\.1:(\d+)/.exec(stderr);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${stderr}`)));
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    expect((await request(baseUrl, 'GET', '/healthz')).status).toBe(200);
+
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+    // The server closes its listener during graceful shutdown: give it a moment, then the
+    // port must refuse connections.
+    let refused = false;
+    for (let i = 0; i < 50 && !refused; i++) {
+      refused = await request(baseUrl, 'GET', '/healthz').then(
+        () => false,
+        () => true,
+      );
+      if (!refused) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(refused).toBe(true);
+  }, 60_000);
+});
