@@ -74,8 +74,11 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     for (const hwid of ['HW-1', 'HW-1', 'HW-2']) {
       await t.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: product.id, hwid } });
     }
-    const edited = await t.admin('PUT', `/licenses/${license.id}`, { body: putBody((await t.admin('GET', `/licenses/${license.id}`)).json, { maxIps: 5 }) });
+    const edited = await t.admin('PUT', `/licenses/${license.id}`, { body: putBody((await t.admin('GET', `/licenses/${license.id}`)).json, { maxIps: 5, selfReleaseLimit: 3 }) });
     expect(edited.json.version).toBe(2);
+    const selfRelease = await t.req('POST', '/licenses/release', { body: { licenseId: license.id, productId: product.id, hwid: 'HW-1' } });
+    expect(selfRelease.json.releasedHwids).toEqual(['HW-1']);
+    await t.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: product.id, hwid: 'HW-1' } }); // bound again
     await createOrder(t, { licenseIds: [license.id] });
     const webhook = await t.req('POST', '/marketplace', {
       form: { secret: 'test-marketplace-secret', user_id: '4242', resource_id: (await t.admin('GET', `/products/${product.id}`)).json.marketplaceResourceId, marketplace: 'true' },

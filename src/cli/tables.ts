@@ -25,6 +25,7 @@ export const TABLES: TableSpec[] = [
   { name: 'license_ips', orderBy: ['license_id', 'position'] },
   { name: 'license_hwids', orderBy: ['license_id', 'position'] },
   { name: 'validation_attempts', orderBy: ['id'], identity: 'id' },
+  { name: 'self_releases', orderBy: ['license_id', 'released_at'] }, // counted self-service releases (rolling 30 days)
   { name: 'orders', orderBy: ['id'] },
   { name: 'order_products', orderBy: ['order_id', 'position'] },
   { name: 'order_licenses', orderBy: ['order_id', 'position'] },

@@ -109,6 +109,10 @@ export interface ProductsTable {
   max_ips: number | null;
   max_hwids: number | null;
   marketplace_resource_id: string | null;
+  /** default for new licenses; null: bindings are permanent */
+  slot_timeout_minutes: number | null;
+  /** default for new licenses; null: self-service release is off */
+  self_release_limit: number | null;
   created_at: number;
 }
 
@@ -120,20 +124,36 @@ export interface LicensesTable {
   expires_at: number | null;
   max_ips: number | null;
   max_hwids: number | null;
+  slot_timeout_minutes: number | null;
+  self_release_limit: number | null;
   version: number;
   created_at: number;
+}
+
+/** One counted self-service release (POST /licenses/release that freed something). */
+export interface SelfReleasesTable {
+  license_id: string;
+  released_at: number;
 }
 
 export interface LicenseIpsTable {
   license_id: string;
   ip: string;
   position: number;
+  /** when it was bound (epoch millis) */
+  first_seen_at: number;
+  /** the last successful validation that presented it, recorded to the second (LAST_SEEN_RESOLUTION_MS) */
+  last_seen_at: number;
 }
 
 export interface LicenseHwidsTable {
   license_id: string;
   hwid: string;
   position: number;
+  /** when it was bound (epoch millis) */
+  first_seen_at: number;
+  /** the last successful validation that presented it, recorded to the second (LAST_SEEN_RESOLUTION_MS) */
+  last_seen_at: number;
 }
 
 export interface ValidationAttemptsTable {
@@ -210,4 +230,5 @@ export interface Database {
   order_products: OrderProductsTable;
   order_licenses: OrderLicensesTable;
   signing_keys: SigningKeysTable;
+  self_releases: SelfReleasesTable;
 }

@@ -14,12 +14,30 @@ export interface BatchCommitted {
   seconds: number;
 }
 
+export interface SlotsReleased {
+  /** inactive (a validation made room) or self (POST /licenses/release) */
+  reason: 'inactive' | 'self';
+  count: number;
+}
+
 const validationChannel = channel('licensing:validation');
+const slotReleaseChannel = channel('licensing:slot-release');
 const groupCommitChannel = channel('licensing:group-commit');
 
 /** One validation decided (its attempt is about to be recorded, or the license is unknown). */
 export function reportValidation(reason: string, valid: boolean): void {
   if (validationChannel.hasSubscribers) validationChannel.publish({ reason, valid } satisfies ValidationDecided);
+}
+
+/** Bindings released, once the transaction that released them has committed. */
+export function reportSlotRelease(reason: SlotsReleased['reason'], count: number): void {
+  if (count > 0 && slotReleaseChannel.hasSubscribers) slotReleaseChannel.publish({ reason, count } satisfies SlotsReleased);
+}
+
+export function onSlotRelease(listener: (event: SlotsReleased) => void): () => void {
+  const handler = (message: unknown) => listener(message as SlotsReleased);
+  slotReleaseChannel.subscribe(handler);
+  return () => slotReleaseChannel.unsubscribe(handler);
 }
 
 export const groupCommitObserved = (): boolean => groupCommitChannel.hasSubscribers;

@@ -787,6 +787,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/licenses/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Free a machine of a license (public, self-service)
+         * @description Authenticated by the license key: unbinds the named `hwid` and/or `ip` when they are bound, so that another machine can validate. Needs `selfReleaseLimit` on the license (null: 403). A call that frees something counts once against that limit over a rolling 30 days (past it: 429 with Retry-After, nothing freed); a call that frees nothing counts nothing. Audited as `licenses.slot.release` (reason `self`, by `self-service`); the license's version does not change. Counts toward the validation rate limit of the client IP.
+         */
+        post: operations["postLicensesRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -1211,10 +1231,20 @@ export type components = {
             maxHwids: number | null;
             /** @description Marketplace resource id the webhook matches; null when unset */
             marketplaceResourceId: string | null;
+            /**
+             * @description Default for new licenses. Minutes after which an IP or HWID binding that no successful validation has presented may be released to make room for a new one (least recently seen first, only when a validation needs the slot). null: bindings are permanent.
+             * @example 10080
+             */
+            slotTimeoutMinutes: number | null;
+            /**
+             * @description Default for new licenses. How many self-service releases (POST /licenses/release that freed something) the license may make in any 30 days. null: self-service release is off.
+             * @example 3
+             */
+            selfReleaseLimit: number | null;
             /** @description When the product was created */
             createdAtEpochMillis: number;
         };
-        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or maxHwids does not change existing licenses. */
+        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit) does not change existing licenses. */
         ProductBody: {
             /** @example Acme Desktop */
             name: string;
@@ -1254,6 +1284,16 @@ export type components = {
              * @example 12345
              */
             marketplaceResourceId?: string | null;
+            /**
+             * @description Default for licenses created afterwards. Minutes after which an IP or HWID binding that no successful validation has presented may be released to make room for a new one (least recently seen first, only when a validation needs the slot). null: bindings are permanent.
+             * @example 10080
+             */
+            slotTimeoutMinutes?: number | null;
+            /**
+             * @description Default for licenses created afterwards. How many self-service releases (POST /licenses/release that freed something) the license may make in any 30 days. null: self-service release is off.
+             * @example 3
+             */
+            selfReleaseLimit?: number | null;
         };
         /** @description A product as a license shows it: its id and name only */
         ProductName: {
@@ -1326,12 +1366,41 @@ export type components = {
             usedIps: string[];
             /** @description Bound hardware ids, in binding order */
             usedHwids: string[];
+            /**
+             * @description Minutes after which an IP or HWID binding that no successful validation has presented may be released to make room for a new one (least recently seen first, only when a validation needs the slot). null: bindings are permanent.
+             * @example 10080
+             */
+            slotTimeoutMinutes: number | null;
+            /**
+             * @description How many self-service releases (POST /licenses/release that freed something) the license may make in any 30 days. null: self-service release is off.
+             * @example 3
+             */
+            selfReleaseLimit: number | null;
+            /** @description usedIps and usedHwids with when each was bound and last seen */
+            bindings: {
+                /** @description The bound IP addresses, in the order of usedIps */
+                ips: components["schemas"]["Binding"][];
+                /** @description The bound hardware ids, in the order of usedHwids */
+                hwids: components["schemas"]["Binding"][];
+            };
+            /** @description Self-service releases counted in the last 30 days */
+            selfReleasesUsed: number;
+            /** @description How many more self-service releases the rolling 30 days allow now; null when self-service release is off */
+            selfReleasesLeft: number | null;
             /** @description Starts at 1; every successful PUT adds 1 (validation never changes it) */
             version: number;
             /** @description Most recent validation attempts (VALIDATION_HISTORY_MAX, default 1000), oldest first */
             validationAttempts: components["schemas"]["ValidationAttempt"][];
             /** @description When the license was issued */
             createdAtEpochMillis: number;
+        };
+        Binding: {
+            /** @description The bound IP address or hardware id */
+            value: string;
+            /** @description When it was bound (by a validation or a PUT) */
+            firstSeenAtEpochMillis: number;
+            /** @description The last successful validation that presented it (recorded to the second), or when a PUT added it */
+            lastSeenAtEpochMillis: number;
         };
         ValidationAttempt: {
             /** @description Hardware id the client presented */
@@ -1368,6 +1437,16 @@ export type components = {
              * @example 3
              */
             maxHwids?: number | null;
+            /**
+             * @description Omitted: the product's default. Minutes after which an IP or HWID binding that no successful validation has presented may be released to make room for a new one (least recently seen first, only when a validation needs the slot). null: bindings are permanent.
+             * @example 10080
+             */
+            slotTimeoutMinutes?: number | null;
+            /**
+             * @description Omitted: the product's default. How many self-service releases (POST /licenses/release that freed something) the license may make in any 30 days. null: self-service release is off.
+             * @example 3
+             */
+            selfReleaseLimit?: number | null;
         };
         UpdateLicenseBody: {
             /** @description Id of an existing product */
@@ -1394,6 +1473,16 @@ export type components = {
              * @example 3
              */
             maxHwids?: number | null;
+            /**
+             * @description Omitted: null. Minutes after which an IP or HWID binding that no successful validation has presented may be released to make room for a new one (least recently seen first, only when a validation needs the slot). null: bindings are permanent.
+             * @example 10080
+             */
+            slotTimeoutMinutes?: number | null;
+            /**
+             * @description Omitted: null. How many self-service releases (POST /licenses/release that freed something) the license may make in any 30 days. null: self-service release is off.
+             * @example 3
+             */
+            selfReleaseLimit?: number | null;
             /**
              * @description The complete list of bound IP addresses (omitted = none); duplicates are dropped
              * @example []
@@ -1456,6 +1545,29 @@ export type components = {
         ValidateResult: {
             /** @description Whether the license may be used */
             valid: boolean;
+        };
+        /** @description At least one of hwid and ip */
+        ReleaseBody: {
+            /**
+             * @description The license key
+             * @example 7K3QD-9XW2M-PA4ZR-0HT6B-N5YCE
+             */
+            licenseId: string;
+            /** @description Product the client software belongs to */
+            productId: string;
+            /** @description The hardware id to unbind, if it is bound */
+            hwid?: string;
+            /** @description The IP address to unbind, if it is bound */
+            ip?: string;
+        };
+        /** @description What was freed, and how many self-releases the 30 days still allow */
+        ReleaseResult: {
+            /** @description The named IPs that were bound and are now free */
+            releasedIps: string[];
+            /** @description The named hardware ids that were bound and are now free */
+            releasedHwids: string[];
+            /** @description Self-service releases the rolling 30 days still allow */
+            selfReleasesLeft: number;
         };
         /** @description JWK Set (RFC 7517) */
         JwkSet: {
@@ -1563,6 +1675,7 @@ export type ProductName = components['schemas']['ProductName'];
 export type Order = components['schemas']['Order'];
 export type OrderBody = components['schemas']['OrderBody'];
 export type License = components['schemas']['License'];
+export type Binding = components['schemas']['Binding'];
 export type ValidationAttempt = components['schemas']['ValidationAttempt'];
 export type CreateLicenseBody = components['schemas']['CreateLicenseBody'];
 export type UpdateLicenseBody = components['schemas']['UpdateLicenseBody'];
@@ -1570,6 +1683,8 @@ export type LicenseStats = components['schemas']['LicenseStats'];
 export type HourCount = components['schemas']['HourCount'];
 export type ValidateBody = components['schemas']['ValidateBody'];
 export type ValidateResult = components['schemas']['ValidateResult'];
+export type ReleaseBody = components['schemas']['ReleaseBody'];
+export type ReleaseResult = components['schemas']['ReleaseResult'];
 export type JwkSet = components['schemas']['JwkSet'];
 export type SigningKey = components['schemas']['SigningKey'];
 export type LicenseFileBody = components['schemas']['LicenseFileBody'];
@@ -4270,7 +4385,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or maxHwids does not change existing licenses. */
+        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit) does not change existing licenses. */
         requestBody: {
             content: {
                 /**
@@ -4514,7 +4629,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or maxHwids does not change existing licenses. */
+        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit) does not change existing licenses. */
         requestBody: {
             content: {
                 /**
@@ -5712,6 +5827,87 @@ export interface operations {
                 };
             };
             /** @description More than VALIDATION_RATE_LIMIT (default 30) requests in 60 s from this IP; see Retry-After */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postLicensesRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At least one of hwid and ip */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReleaseBody"];
+            };
+        };
+        responses: {
+            /** @description What was freed, and how many self-releases the 30 days still allow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleaseResult"];
+                };
+            };
+            /** @description A field is missing, empty or not a string, or neither hwid nor ip is given */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Self-service release is not enabled for this license */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description License not found: unknown key, or a product that is not the license's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The self-release limit is used up (Retry-After: seconds until the oldest counted release is 30 days old), or the validation rate limit of this IP */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -3,8 +3,11 @@ import { containsPattern } from '../../db/list-queries.js';
 import type { AuditEntriesTable } from '../../db/schema.js';
 import { sql, type SqlBool } from 'kysely';
 
+/** The INSERT of one entry, as a query (SQLite's validation batch compiles it and runs it synchronously). */
+export const auditInsertQuery = (db: Db, entry: AuditEntriesTable) => db.insertInto('audit_entries').values(entry);
+
 export function insertAuditEntry(trx: Db, entry: AuditEntriesTable): Promise<unknown> {
-  return trx.insertInto('audit_entries').values(entry).execute();
+  return auditInsertQuery(trx, entry).execute();
 }
 
 export interface AuditFilter {

@@ -2,6 +2,7 @@
 // transaction so that neither exists without the other.
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
+import type { AuditEntriesTable } from '../../db/schema.js';
 import type { AuditEntry } from './audit.schemas.js';
 import { countAuditEntries, insertAuditEntry, listAuditEntries, listAuditEventNames, type AuditFilter } from './audit.repository.js';
 
@@ -12,14 +13,17 @@ export type { AuditEntry } from './audit.schemas.js';
  * it is stored as a JSON string.
  */
 export async function recordAudit(trx: Db, performedBy: string, name: string, data: unknown): Promise<void> {
-  await insertAuditEntry(trx, {
-    id: newId(),
-    name,
-    performed_by: performedBy,
-    timestamp: Date.now(),
-    data: JSON.stringify(data),
-  });
+  await insertAuditEntry(trx, auditRow(performedBy, name, data));
 }
+
+/** The row of one audit entry (for a writer that cannot await: SQLite's validation batch). */
+export const auditRow = (performedBy: string, name: string, data: unknown, timestamp = Date.now()): AuditEntriesTable => ({
+  id: newId(),
+  name,
+  performed_by: performedBy,
+  timestamp,
+  data: JSON.stringify(data),
+});
 
 /** One page of entries, newest first, and how many entries match the filter in all. */
 export async function listAudit(

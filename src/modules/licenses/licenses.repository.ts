@@ -59,7 +59,7 @@ export function findLicenseRows(db: Db, filter: LicenseFilter): Promise<Licenses
 export const ipRowsOf = (db: Db, filter: LicenseFilter) =>
   db
     .selectFrom('license_ips')
-    .select(['license_id', 'ip'])
+    .select(['license_id', 'ip', 'first_seen_at', 'last_seen_at'])
     .where('license_id', 'in', selectedIds(db, filter))
     .orderBy('license_id')
     .orderBy('position')
@@ -68,10 +68,20 @@ export const ipRowsOf = (db: Db, filter: LicenseFilter) =>
 export const hwidRowsOf = (db: Db, filter: LicenseFilter) =>
   db
     .selectFrom('license_hwids')
-    .select(['license_id', 'hwid'])
+    .select(['license_id', 'hwid', 'first_seen_at', 'last_seen_at'])
     .where('license_id', 'in', selectedIds(db, filter))
     .orderBy('license_id')
     .orderBy('position')
+    .execute();
+
+/** How many self-service releases each selected license made since `since`. */
+export const selfReleaseCountsOf = (db: Db, filter: LicenseFilter, since: number) =>
+  db
+    .selectFrom('self_releases')
+    .select((eb) => ['license_id', eb.fn.countAll<number>().as('n')])
+    .where('license_id', 'in', selectedIds(db, filter))
+    .where('released_at', '>', since)
+    .groupBy('license_id')
     .execute();
 
 /** Attempts oldest first (the index on license_id, timestamp, id serves the order). */
@@ -103,7 +113,7 @@ export async function bumpVersion(trx: Db, id: string, version: number): Promise
 export const updateLicenseFields = (
   trx: Db,
   id: string,
-  values: Pick<LicensesTable, 'product_id' | 'customer_id' | 'expires_at' | 'max_ips' | 'max_hwids'>,
+  values: Pick<LicensesTable, 'product_id' | 'customer_id' | 'expires_at' | 'max_ips' | 'max_hwids' | 'slot_timeout_minutes' | 'self_release_limit'>,
 ) => trx.updateTable('licenses').set(values).where('id', '=', id).execute();
 
 export async function storedVersion(db: Db, id: string): Promise<number | undefined> {
@@ -133,14 +143,32 @@ async function insertChunked<T extends 'license_ips' | 'license_hwids' | 'valida
   }
 }
 
-export async function replaceIps(trx: Db, licenseId: string, ips: readonly string[]): Promise<void> {
-  await trx.deleteFrom('license_ips').where('license_id', '=', licenseId).execute();
-  await insertChunked(trx, 'license_ips', ips.map((ip, position) => ({ license_id: licenseId, ip, position })));
+/** A bound value with its times, as PUT writes it. */
+export interface BoundValue {
+  value: string;
+  firstSeenAt: number;
+  lastSeenAt: number;
 }
 
-export async function replaceHwids(trx: Db, licenseId: string, hwids: readonly string[]): Promise<void> {
-  await trx.deleteFrom('license_hwids').where('license_id', '=', licenseId).execute();
-  await insertChunked(trx, 'license_hwids', hwids.map((hwid, position) => ({ license_id: licenseId, hwid, position })));
+/** The license's bound IPs (or HWIDs) with their times, keyed by value. */
+export async function boundValues(trx: Db, kind: 'ip' | 'hwid', licenseId: string): Promise<Map<string, BoundValue>> {
+  const rows =
+    kind === 'ip'
+      ? await trx.selectFrom('license_ips').select(['ip as value', 'first_seen_at', 'last_seen_at']).where('license_id', '=', licenseId).execute()
+      : await trx.selectFrom('license_hwids').select(['hwid as value', 'first_seen_at', 'last_seen_at']).where('license_id', '=', licenseId).execute();
+  return new Map(rows.map((r) => [r.value, { value: r.value, firstSeenAt: Number(r.first_seen_at), lastSeenAt: Number(r.last_seen_at) }]));
+}
+
+/** Replaces the license's bound IPs (or HWIDs) with `values`, in order. */
+export async function replaceBindings(trx: Db, kind: 'ip' | 'hwid', licenseId: string, values: readonly BoundValue[]): Promise<void> {
+  const common = (v: BoundValue, position: number) => ({ license_id: licenseId, position, first_seen_at: v.firstSeenAt, last_seen_at: v.lastSeenAt });
+  if (kind === 'ip') {
+    await trx.deleteFrom('license_ips').where('license_id', '=', licenseId).execute();
+    await insertChunked(trx, 'license_ips', values.map((v, i) => ({ ...common(v, i), ip: v.value })));
+  } else {
+    await trx.deleteFrom('license_hwids').where('license_id', '=', licenseId).execute();
+    await insertChunked(trx, 'license_hwids', values.map((v, i) => ({ ...common(v, i), hwid: v.value })));
+  }
 }
 
 export async function replaceAttempts(trx: Db, licenseId: string, rows: readonly NewValidationAttempt[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
+import { SelfReleaseLimit, SlotTimeoutMinutes } from './slot-settings.js';
 
 /** Why a validation attempt ended as it did: the first failed check, or VALID. */
 export const REASONS = ['VALID', 'PRODUCT_MISMATCH', 'EXPIRED', 'IP_LIMIT_REACHED', 'HWID_LIMIT_REACHED', 'UNKNOWN'] as const;
@@ -32,6 +33,15 @@ export const ValidationAttemptSchema = Type.Object({
 });
 export type ValidationAttempt = Static<typeof ValidationAttemptSchema>;
 
+export const BindingSchema = Type.Object({
+  value: Type.String({ description: 'The bound IP address or hardware id' }),
+  firstSeenAtEpochMillis: Type.Number({ description: 'When it was bound (by a validation or a PUT)' }),
+  lastSeenAtEpochMillis: Type.Number({
+    description: 'The last successful validation that presented it (recorded to the second), or when a PUT added it',
+  }),
+});
+export type Binding = Static<typeof BindingSchema>;
+
 export const LicenseSchema = Type.Object({
   id: Type.String({ description: 'The license key that client software presents', pattern: LICENSE_KEY_PATTERN }),
   productId: Type.String({ description: 'Product the license is for' }),
@@ -41,6 +51,19 @@ export const LicenseSchema = Type.Object({
   maxHwids: SlotLimit('hardware ids'),
   usedIps: Type.Array(Type.String(), { description: 'Bound IP addresses, in binding order' }),
   usedHwids: Type.Array(Type.String(), { description: 'Bound hardware ids, in binding order' }),
+  slotTimeoutMinutes: SlotTimeoutMinutes(''),
+  selfReleaseLimit: SelfReleaseLimit(''),
+  bindings: Type.Object(
+    {
+      ips: Type.Array(BindingSchema, { description: 'The bound IP addresses, in the order of usedIps' }),
+      hwids: Type.Array(BindingSchema, { description: 'The bound hardware ids, in the order of usedHwids' }),
+    },
+    { description: 'usedIps and usedHwids with when each was bound and last seen' },
+  ),
+  selfReleasesUsed: Type.Integer({ description: 'Self-service releases counted in the last 30 days' }),
+  selfReleasesLeft: NullableInteger({
+    description: 'How many more self-service releases the rolling 30 days allow now; null when self-service release is off',
+  }),
   version: Type.Integer({ description: 'Starts at 1; every successful PUT adds 1 (validation never changes it)' }),
   validationAttempts: Type.Array(ValidationAttemptSchema, {
     description: 'Most recent validation attempts (VALIDATION_HISTORY_MAX, default 1000), oldest first',
@@ -58,6 +81,8 @@ export const CreateLicenseBodySchema = Type.Object({
   expiresAtEpochMillis: Type.Optional(Expiry),
   maxIps: Type.Optional(SlotLimit("IP addresses (omitted: the product's default)")),
   maxHwids: Type.Optional(SlotLimit("hardware ids (omitted: the product's default)")),
+  slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes("Omitted: the product's default. ")),
+  selfReleaseLimit: Type.Optional(SelfReleaseLimit("Omitted: the product's default. ")),
 });
 export type CreateLicenseBody = Static<typeof CreateLicenseBodySchema>;
 
@@ -90,6 +115,8 @@ export const UpdateLicenseBodySchema = Type.Object({
   expiresAtEpochMillis: Type.Optional(Expiry),
   maxIps: Type.Optional(SlotLimit('IP addresses')),
   maxHwids: Type.Optional(SlotLimit('hardware ids')),
+  slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes('Omitted: null. ')),
+  selfReleaseLimit: Type.Optional(SelfReleaseLimit('Omitted: null. ')),
   usedIps: Type.Optional(BoundList('IP addresses')),
   usedHwids: Type.Optional(BoundList('hardware ids')),
   validationAttempts: Type.Optional(
@@ -144,3 +171,24 @@ export const LicenseFileSchema = Type.Object({
   licenseFile: Type.String({ description: 'Compact JWS (EdDSA, typ license-file) verifiable with the JWK Set' }),
   validUntilEpochMillis: Type.Integer({ description: 'When the file stops being valid (the license may expire earlier)' }),
 });
+
+const ReleaseValue = (what: string) =>
+  Type.String({ minLength: 1, maxLength: 1024, description: `The ${what} to unbind, if it is bound` });
+
+export const ReleaseBodySchema = Type.Object(
+  {
+    licenseId: Type.String({ minLength: 1, description: 'The license key', examples: ['7K3QD-9XW2M-PA4ZR-0HT6B-N5YCE'] }),
+    productId: Type.String({ minLength: 1, description: 'Product the client software belongs to' }),
+    hwid: Type.Optional(ReleaseValue('hardware id')),
+    ip: Type.Optional(ReleaseValue('IP address')),
+  },
+  { description: 'At least one of hwid and ip' },
+);
+export type ReleaseBody = Static<typeof ReleaseBodySchema>;
+
+export const ReleaseResultSchema = Type.Object({
+  releasedIps: Type.Array(Type.String(), { description: 'The named IPs that were bound and are now free' }),
+  releasedHwids: Type.Array(Type.String(), { description: 'The named hardware ids that were bound and are now free' }),
+  selfReleasesLeft: Type.Integer({ description: 'Self-service releases the rolling 30 days still allow' }),
+});
+export type ReleaseResult = Static<typeof ReleaseResultSchema>;

@@ -13,11 +13,21 @@ import { recordAudit } from '../audit/audit.service.js';
 import { findCustomer } from '../customers/customers.repository.js';
 import { findProduct } from '../products/products.repository.js';
 import * as repo from './licenses.repository.js';
-import type { AttemptInput, CreateLicenseBody, License, ListLicensesQuery, Reason, UpdateLicenseBody, ValidationAttempt } from './licenses.schemas.js';
+import type { AttemptInput, Binding, CreateLicenseBody, License, ListLicensesQuery, Reason, UpdateLicenseBody, ValidationAttempt } from './licenses.schemas.js';
+import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
 
-type Children = { ips: string[]; hwids: string[]; attempts: ValidationAttempt[] };
+type Children = { ips: Binding[]; hwids: Binding[]; attempts: ValidationAttempt[]; selfReleasesUsed: number };
+
+const noChildren = (): Children => ({ ips: [], hwids: [], attempts: [], selfReleasesUsed: 0 });
+
+const binding = (value: string, row: { first_seen_at: number; last_seen_at: number }): Binding => ({
+  value,
+  firstSeenAtEpochMillis: Number(row.first_seen_at),
+  lastSeenAtEpochMillis: Number(row.last_seen_at),
+});
 
 function toLicense(row: LicensesTable, children: Children): License {
+  const limit = row.self_release_limit;
   return {
     id: row.id,
     productId: row.product_id,
@@ -25,8 +35,13 @@ function toLicense(row: LicensesTable, children: Children): License {
     expiresAtEpochMillis: row.expires_at === null ? null : Number(row.expires_at),
     maxIps: row.max_ips,
     maxHwids: row.max_hwids,
-    usedIps: children.ips,
-    usedHwids: children.hwids,
+    usedIps: children.ips.map((b) => b.value),
+    usedHwids: children.hwids.map((b) => b.value),
+    slotTimeoutMinutes: row.slot_timeout_minutes,
+    selfReleaseLimit: limit,
+    bindings: { ips: children.ips, hwids: children.hwids },
+    selfReleasesUsed: children.selfReleasesUsed,
+    selfReleasesLeft: limit === null ? null : Math.max(0, limit - children.selfReleasesUsed),
     version: row.version,
     validationAttempts: children.attempts,
     createdAtEpochMillis: Number(row.created_at),
@@ -34,22 +49,24 @@ function toLicense(row: LicensesTable, children: Children): License {
 }
 
 /**
- * Loads the selected licenses with their bound lists and attempts: four queries in all
- * (three without `withHistory`, whose attempts are then empty). `historyMax` > 0 shows
+ * Loads the selected licenses with their bound lists, self-release counts and attempts:
+ * five queries in all (four without `withHistory`, whose attempts are then empty). `historyMax` > 0 shows
  * only that many most recent attempts: validation prunes in chunks, so a few more may be
  * stored for a moment (validation.history.ts).
  */
 async function loadLicenses(db: Db, filter: repo.LicenseFilter, historyMax: number, withHistory = true): Promise<License[]> {
   const rows = await repo.findLicenseRows(db, filter);
   if (rows.length === 0) return [];
-  const byId = new Map<string, Children>(rows.map((r) => [r.id, { ips: [], hwids: [], attempts: [] }]));
-  const [ips, hwids, attempts] = await Promise.all([
+  const byId = new Map<string, Children>(rows.map((r) => [r.id, noChildren()]));
+  const [ips, hwids, selfReleases, attempts] = await Promise.all([
     repo.ipRowsOf(db, filter),
     repo.hwidRowsOf(db, filter),
+    repo.selfReleaseCountsOf(db, filter, Date.now() - SELF_RELEASE_WINDOW_MS),
     withHistory ? repo.attemptRowsOf(db, filter) : [],
   ]);
-  for (const r of ips) byId.get(r.license_id)?.ips.push(r.ip);
-  for (const r of hwids) byId.get(r.license_id)?.hwids.push(r.hwid);
+  for (const r of ips) byId.get(r.license_id)?.ips.push(binding(r.ip, r));
+  for (const r of hwids) byId.get(r.license_id)?.hwids.push(binding(r.hwid, r));
+  for (const r of selfReleases) byId.get(r.license_id)!.selfReleasesUsed = Number(r.n);
   for (const r of attempts) {
     byId.get(r.license_id)?.attempts.push({
       hwid: r.hwid,
@@ -138,11 +155,13 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
     expires_at: input.expiresAtEpochMillis ?? null,
     max_ips: input.maxIps === undefined ? product.max_ips : input.maxIps,
     max_hwids: input.maxHwids === undefined ? product.max_hwids : input.maxHwids,
+    slot_timeout_minutes: input.slotTimeoutMinutes === undefined ? product.slot_timeout_minutes : input.slotTimeoutMinutes,
+    self_release_limit: input.selfReleaseLimit === undefined ? product.self_release_limit : input.selfReleaseLimit,
     version: 1,
     created_at: Date.now(),
   };
   await withReferenceCheck(() => repo.insertLicense(trx, row));
-  return toLicense(row, { ips: [], hwids: [], attempts: [] });
+  return toLicense(row, noChildren());
 }
 
 /** Issues a license and records `licenses.create` by `actor` (a username) in `trx`. */
@@ -220,13 +239,23 @@ export async function updateLicense(
     expires_at: body.expiresAtEpochMillis ?? null,
     max_ips: body.maxIps ?? null,
     max_hwids: body.maxHwids ?? null,
+    slot_timeout_minutes: body.slotTimeoutMinutes ?? null,
+    self_release_limit: body.selfReleaseLimit ?? null,
   }));
-  await repo.replaceIps(trx, id, unique(body.usedIps));
-  await repo.replaceHwids(trx, id, unique(body.usedHwids));
+  const now = Date.now();
+  await replaceBindings(trx, 'ip', id, unique(body.usedIps), now);
+  await replaceBindings(trx, 'hwid', id, unique(body.usedHwids), now);
   await repo.replaceAttempts(trx, id, attemptRows(id, body.validationAttempts ?? [], historyMax));
   const license = await getLicense(trx, id, historyMax);
   await recordAudit(trx, actor, 'licenses.update', auditSnapshot(license));
   return license;
+}
+
+/** A value the PUT keeps keeps its times; one it adds is first and last seen now. */
+async function replaceBindings(trx: Db, kind: 'ip' | 'hwid', id: string, values: string[], now: number): Promise<void> {
+  const stored = await repo.boundValues(trx, kind, id);
+  const rows = values.map((value) => stored.get(value) ?? { value, firstSeenAt: now, lastSeenAt: now });
+  await repo.replaceBindings(trx, kind, id, rows);
 }
 
 async function assertReferencesExist(db: Db, body: { productId: string; customerId: string }): Promise<void> {

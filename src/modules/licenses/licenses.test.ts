@@ -132,9 +132,15 @@ describe.each(DIALECTS)('licenses CRUD (%s)', (dialect) => {
       maxHwids: null,
       usedIps: ['10.0.0.2'],
       usedHwids: [],
+      // a value the PUT keeps keeps its times
+      bindings: { ips: [full.json.bindings.ips[1]], hwids: [] },
       validationAttempts: [],
       version: 3,
     });
+    // a value a PUT adds is first and last seen at the PUT
+    const added = full.json.bindings.ips[1];
+    expect(added).toEqual({ value: '10.0.0.2', firstSeenAtEpochMillis: expect.any(Number), lastSeenAtEpochMillis: added.firstSeenAtEpochMillis });
+    expect(Math.abs(added.firstSeenAtEpochMillis - Date.now())).toBeLessThan(60_000);
   });
 
   it('PUT checks in order: 400 schema, 404, 400 unknown reference, 409 version with the stored version named', async () => {

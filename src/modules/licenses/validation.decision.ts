@@ -1,5 +1,7 @@
 // The validation rule itself, free of storage and HTTP: the four checks of SPEC.md in
-// order, the first failure ending the evaluation with its reason.
+// order, the first failure ending the evaluation with its reason. With a slot timeout
+// (DECISIONS.md "Bindings that heal"), idle bindings count as room: a request that would
+// fail only for lack of a slot passes, and frees just enough of them.
 import type { Reason } from './licenses.schemas.js';
 
 export type ValidationReason = Exclude<Reason, 'UNKNOWN'>;
@@ -12,6 +14,8 @@ export interface SlotState {
   used: number;
   /** null: unlimited. */
   limit: number | null;
+  /** How many bindings of this kind are idle past the slot timeout (0 without one); consulted only when full. */
+  idle: number;
 }
 
 export interface ValidationFacts {
@@ -29,17 +33,38 @@ export interface Decision {
   /** Bind the request's IP / HWID: only when every check passed and it is new. */
   bindIp: boolean;
   bindHwid: boolean;
+  /** How many idle IP / HWID bindings to free first, least recently seen first (0 unless valid). */
+  releaseIps: number;
+  releaseHwids: number;
 }
 
-const rejected = (reason: ValidationReason): Decision => ({ valid: false, reason, bindIp: false, bindHwid: false });
+const rejected = (reason: ValidationReason): Decision => ({
+  valid: false,
+  reason,
+  bindIp: false,
+  bindHwid: false,
+  releaseIps: 0,
+  releaseHwids: 0,
+});
 
-/** A slot admits the request when its value is bound already or a free slot remains. */
-const admits = (slot: SlotState): boolean => slot.bound || slot.limit === null || slot.used < slot.limit;
+/** How many bindings must go before the request's value fits: 0 when bound, unlimited or a slot is free. */
+export const shortfall = (slot: Pick<SlotState, 'bound' | 'used' | 'limit'>): number =>
+  slot.bound || slot.limit === null ? 0 : Math.max(0, slot.used - slot.limit + 1);
+
+/** A slot admits the request when nothing must go, or enough idle bindings can. */
+const admits = (slot: SlotState): boolean => shortfall(slot) <= slot.idle;
 
 export function decideValidation(facts: ValidationFacts): Decision {
   if (facts.licenseProductId !== facts.requestedProductId) return rejected('PRODUCT_MISMATCH');
   if (facts.expiresAtEpochMillis !== null && facts.now >= facts.expiresAtEpochMillis) return rejected('EXPIRED');
   if (!admits(facts.ip)) return rejected('IP_LIMIT_REACHED');
   if (!admits(facts.hwid)) return rejected('HWID_LIMIT_REACHED');
-  return { valid: true, reason: 'VALID', bindIp: !facts.ip.bound, bindHwid: !facts.hwid.bound };
+  return {
+    valid: true,
+    reason: 'VALID',
+    bindIp: !facts.ip.bound,
+    bindHwid: !facts.hwid.bound,
+    releaseIps: shortfall(facts.ip),
+    releaseHwids: shortfall(facts.hwid),
+  };
 }

@@ -7,19 +7,30 @@
 // row lock (SELECT … FOR NO KEY UPDATE) and decides again under it, so concurrent
 // validations of one license, from this instance or any other, never exceed its limits.
 // A lock-free decision is that of the moment of its read: an admin change committed
-// between the read and the insert does not change it.
+// between the read and the insert does not change it. A successful validation refreshes
+// the last-seen time of its bound IP and HWID at most once a second (LAST_SEEN_RESOLUTION_MS),
+// beside its attempt; one that frees idle bindings does so under the lock (validateLocked).
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
-import { reportValidation } from '../../lib/observe.js';
-import { decideValidation, type Decision } from './validation.decision.js';
+import { reportSlotRelease, reportValidation } from '../../lib/observe.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { decideValidation, shortfall, type Decision } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
 import {
   ATTEMPTS_PER_INSERT,
   attemptRow,
+  idleBefore,
+  inactiveReleaseAudit,
+  isStale,
+  mustLookForIdle,
   validationFacts,
+  type IdleBinding,
+  type LicenseLimits,
+  type SlotKind,
+  type SlotSeen,
   type ValidationRequest,
   type Validator,
 } from './validation.types.js';
@@ -43,6 +54,25 @@ async function insertBatch(db: Db, batch: Pending<NewValidationAttempt, void>[])
   }
 }
 
+/** A decision made without the lock, and the bound values whose last-seen time it must refresh. */
+interface LockFreeDecision {
+  decision: Decision;
+  touch: { kind: SlotKind; value: string }[];
+}
+
+/** One kind of slot under the row lock, with the idle bindings that may make room. */
+async function lookLocked(trx: Db, kind: SlotKind, req: ValidationRequest, license: LicenseLimits, now: number) {
+  const value = req[kind];
+  const limit = kind === 'ip' ? license.max_ips : license.max_hwids;
+  const lastSeen = await repo.lastSeen(trx, kind, req.licenseId, value);
+  if (lastSeen !== undefined) return { bound: true, used: 0, next: 0, lastSeen, candidates: [] as IdleBinding[] };
+  const usage = await repo.slotUsage(trx, kind, req.licenseId);
+  const candidates = mustLookForIdle(license, false, usage.used, limit)
+    ? await repo.idleBindings(trx, kind, req.licenseId, idleBefore(license, now)!, shortfall({ bound: false, used: usage.used, limit }))
+    : [];
+  return { bound: false, used: usage.used, next: usage.next, lastSeen, idle: candidates.length, candidates };
+}
+
 export function createPostgresValidator(db: Db, historyMax: number): Validator {
   const pruning = new PruneSchedule(historyMax);
   const attempts = new GroupCommit<NewValidationAttempt, void>((batch) => insertBatch(db, batch), {
@@ -51,40 +81,47 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
   });
 
   /** The attempt is recorded by the caller; null: the license does not exist. */
-  const decideWithoutLock = async (req: ValidationRequest, now: number): Promise<Decision | 'may bind' | null> => {
+  const decideWithoutLock = async (req: ValidationRequest, now: number): Promise<LockFreeDecision | 'may bind' | null> => {
     const seen = await repo.readLicenseAndBindings(db, req.licenseId, req.ip, req.hwid);
     if (!seen) return null;
-    // Counts only grow without the lock (validations bind, only an admin PUT unbinds): a
-    // rejection on a limit stands, an admission is decided again under the lock.
-    const decision = decideValidation(
-      validationFacts(
-        req,
-        now,
-        seen,
-        { bound: Boolean(seen.ip_bound), used: Number(seen.ips_used) },
-        { bound: Boolean(seen.hwid_bound), used: Number(seen.hwids_used) },
-      ),
-    );
-    return decision.bindIp || decision.bindHwid ? 'may bind' : decision;
+    // Counts only grow without the lock, except by releases, which need a free-slot check
+    // anyway: under a slot timeout any binding may be idle, so a full slot is decided
+    // again under the lock (where the idle ones are counted); without one a rejection stands.
+    const slot = (lastSeen: number | null, used: unknown): SlotSeen => ({
+      bound: lastSeen !== null,
+      used: Number(used),
+      idle: seen.slot_timeout_minutes === null ? 0 : Number(used),
+    });
+    const decision = decideValidation(validationFacts(req, now, seen, slot(seen.ip_last_seen, seen.ips_used), slot(seen.hwid_last_seen, seen.hwids_used)));
+    if (decision.bindIp || decision.bindHwid) return 'may bind';
+    const touch: LockFreeDecision['touch'] = [];
+    if (decision.valid && isStale(seen.ip_last_seen!, now)) touch.push({ kind: 'ip', value: req.ip });
+    if (decision.valid && isStale(seen.hwid_last_seen!, now)) touch.push({ kind: 'hwid', value: req.hwid });
+    return { decision, touch };
   };
 
+  /** Decides under the license's row lock, frees idle bindings and binds as needed; returns the answer and how many it freed. */
   const validateLocked = (req: ValidationRequest) =>
     db.transaction().execute(async (trx) => {
       const license = await repo.lockLicense(trx, req.licenseId);
-      if (!license) return false; // deleted meanwhile: nothing to record
+      if (!license) return { valid: false, released: 0 }; // deleted meanwhile: nothing to record
       const now = Date.now();
       req.decidedAtEpochMillis = now;
-      const ipBound = await repo.isIpBound(trx, req.licenseId, req.ip);
-      const hwidBound = await repo.isHwidBound(trx, req.licenseId, req.hwid);
-      const ipUsage = ipBound ? { used: 0, next: 0 } : await repo.slotUsage(trx, 'license_ips', req.licenseId);
-      const hwidUsage = hwidBound ? { used: 0, next: 0 } : await repo.slotUsage(trx, 'license_hwids', req.licenseId);
-      const decision = decideValidation(
-        validationFacts(req, now, license, { bound: ipBound, used: ipUsage.used }, { bound: hwidBound, used: hwidUsage.used }),
-      );
-      if (decision.bindIp) await repo.bindIp(trx, req.licenseId, req.ip, ipUsage.next);
-      if (decision.bindHwid) await repo.bindHwid(trx, req.licenseId, req.hwid, hwidUsage.next);
+      const ip = await lookLocked(trx, 'ip', req, license, now);
+      const hwid = await lookLocked(trx, 'hwid', req, license, now);
+      const decision = decideValidation(validationFacts(req, now, license, ip, hwid));
+      let released = 0;
+      if (decision.valid) {
+        for (const [kind, look, count] of [['ip', ip, decision.releaseIps], ['hwid', hwid, decision.releaseHwids]] as const) {
+          const freed = await repo.unbind(trx, kind, req.licenseId, look.candidates.slice(0, count).map((b) => b.value));
+          for (const binding of freed) await recordAudit(trx, 'validation', 'licenses.slot.release', inactiveReleaseAudit(req.licenseId, kind, binding));
+          released += freed.length;
+          if (!look.bound) await repo.bind(trx, kind, req.licenseId, req[kind], look.next, now);
+          else if (isStale(look.lastSeen!, now)) await repo.touch(trx, kind, req.licenseId, req[kind], now);
+        }
+      }
       await repo.insertAttempts(trx, [attemptOf(req, now, decision)]);
-      return decision.valid;
+      return { valid: decision.valid, released };
     });
 
   const validate = async (req: ValidationRequest): Promise<boolean> => {
@@ -97,15 +134,21 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
     }
     let valid: boolean;
     if (decided === 'may bind') {
-      valid = await validateLocked(req);
+      const outcome = await validateLocked(req);
+      reportSlotRelease('inactive', outcome.released);
+      valid = outcome.valid;
     } else {
+      const { decision, touch } = decided;
       try {
-        await attempts.submit(attemptOf(req, now, decided));
+        await Promise.all([
+          attempts.submit(attemptOf(req, now, decision)),
+          ...touch.map((t) => repo.touch(db, t.kind, req.licenseId, t.value, now)),
+        ]);
       } catch (err) {
         if (isForeignKeyViolation(err)) return false; // the license was deleted meanwhile
         throw err;
       }
-      valid = decided.valid;
+      valid = decision.valid;
     }
     if (pruning.due(req.licenseId)) await repo.pruneAttempts(db, req.licenseId, historyMax);
     return valid;

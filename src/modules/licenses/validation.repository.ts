@@ -4,10 +4,20 @@
 // instance, run one after another. NO KEY: the lock does not hold up inserting attempts,
 // whose foreign key only needs the row to stay.
 import type { Db } from '../../db/database.js';
+import { sql } from 'kysely';
 import type { NewValidationAttempt } from '../../db/schema.js';
-import type { SlotUsage } from './validation.types.js';
+import type { IdleBinding, SlotKind, SlotUsage } from './validation.types.js';
 
-/** The license, whether the IP and HWID are bound to it and how many are, in one query, without locks. */
+const TABLES = {
+  ip: { table: 'license_ips', column: 'ip' },
+  hwid: { table: 'license_hwids', column: 'hwid' },
+} as const;
+
+/** `last_seen_at` of the value bound to the license (NULL when not bound), as a subquery. */
+const lastSeenOf = (kind: SlotKind, id: string, value: string) =>
+  sql<number | null>`(SELECT last_seen_at FROM ${sql.table(TABLES[kind].table)} WHERE license_id = ${id} AND ${sql.ref(TABLES[kind].column)} = ${value})`;
+
+/** The license, when the IP and HWID were last seen (null: not bound) and how many are bound, in one query, without locks. */
 export const readLicenseAndBindings = (db: Db, id: string, ip: string, hwid: string) =>
   db
     .selectFrom('licenses')
@@ -16,10 +26,9 @@ export const readLicenseAndBindings = (db: Db, id: string, ip: string, hwid: str
       'expires_at',
       'max_ips',
       'max_hwids',
-      eb.exists(eb.selectFrom('license_ips').select('ip').where('license_id', '=', id).where('ip', '=', ip)).as('ip_bound'),
-      eb
-        .exists(eb.selectFrom('license_hwids').select('hwid').where('license_id', '=', id).where('hwid', '=', hwid))
-        .as('hwid_bound'),
+      'slot_timeout_minutes',
+      lastSeenOf('ip', id, ip).as('ip_last_seen'),
+      lastSeenOf('hwid', id, hwid).as('hwid_last_seen'),
       eb.selectFrom('license_ips').select((count) => count.fn.countAll<number>().as('n')).where('license_id', '=', id).as('ips_used'),
       eb.selectFrom('license_hwids').select((count) => count.fn.countAll<number>().as('n')).where('license_id', '=', id).as('hwids_used'),
     ])
@@ -29,40 +38,51 @@ export const readLicenseAndBindings = (db: Db, id: string, ip: string, hwid: str
 export const lockLicense = (trx: Db, id: string) =>
   trx
     .selectFrom('licenses')
-    .select(['product_id', 'expires_at', 'max_ips', 'max_hwids'])
+    .select(['product_id', 'expires_at', 'max_ips', 'max_hwids', 'slot_timeout_minutes'])
     .where('id', '=', id)
     .forNoKeyUpdate()
     .executeTakeFirst();
 
-export async function isIpBound(trx: Db, licenseId: string, ip: string): Promise<boolean> {
-  const row = await trx.selectFrom('license_ips').select('ip').where('license_id', '=', licenseId).where('ip', '=', ip).executeTakeFirst();
-  return row !== undefined;
+/** When the value was last seen; undefined: not bound. */
+export async function lastSeen(trx: Db, kind: SlotKind, licenseId: string, value: string): Promise<number | undefined> {
+  const { rows } = await sql<{ at: number | null }>`SELECT ${lastSeenOf(kind, licenseId, value)} AS at`.execute(trx);
+  const at = rows[0]?.at;
+  return at === null || at === undefined ? undefined : Number(at);
 }
 
-export async function isHwidBound(trx: Db, licenseId: string, hwid: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('license_hwids')
-    .select('hwid')
-    .where('license_id', '=', licenseId)
-    .where('hwid', '=', hwid)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function slotUsage(trx: Db, table: 'license_ips' | 'license_hwids', licenseId: string): Promise<SlotUsage> {
-  const row = await trx
-    .selectFrom(table)
-    .select((eb) => [eb.fn.countAll<number>().as('used'), eb.fn.max<number | null>('position').as('last')])
-    .where('license_id', '=', licenseId)
-    .executeTakeFirstOrThrow();
+export async function slotUsage(trx: Db, kind: SlotKind, licenseId: string): Promise<SlotUsage> {
+  const { rows } = await sql<{ used: number; last: number | null }>`
+    SELECT count(*) AS used, max(position) AS last FROM ${sql.table(TABLES[kind].table)} WHERE license_id = ${licenseId}`.execute(trx);
+  const row = rows[0]!;
   return { used: Number(row.used), next: row.last === null ? 0 : Number(row.last) + 1 };
 }
 
-export const bindIp = (trx: Db, licenseId: string, ip: string, position: number) =>
-  trx.insertInto('license_ips').values({ license_id: licenseId, ip, position }).execute();
+export const bind = (trx: Db, kind: SlotKind, licenseId: string, value: string, position: number, now: number) =>
+  sql`INSERT INTO ${sql.table(TABLES[kind].table)} (license_id, ${sql.ref(TABLES[kind].column)}, position, first_seen_at, last_seen_at)
+      VALUES (${licenseId}, ${value}, ${position}, ${now}, ${now})`.execute(trx);
 
-export const bindHwid = (trx: Db, licenseId: string, hwid: string, position: number) =>
-  trx.insertInto('license_hwids').values({ license_id: licenseId, hwid, position }).execute();
+/** Records that a successful validation presented the bound value. */
+export const touch = (db: Db, kind: SlotKind, licenseId: string, value: string, now: number) =>
+  sql`UPDATE ${sql.table(TABLES[kind].table)} SET last_seen_at = ${now}
+      WHERE license_id = ${licenseId} AND ${sql.ref(TABLES[kind].column)} = ${value} AND last_seen_at < ${now}`.execute(db);
+
+/** Up to `limit` bindings last seen before `before`, least recently seen first. */
+export async function idleBindings(trx: Db, kind: SlotKind, licenseId: string, before: number, limit: number): Promise<IdleBinding[]> {
+  const { rows } = await sql<IdleBinding>`
+    SELECT ${sql.ref(TABLES[kind].column)} AS value, last_seen_at FROM ${sql.table(TABLES[kind].table)}
+    WHERE license_id = ${licenseId} AND last_seen_at < ${before} ORDER BY last_seen_at, position LIMIT ${limit}`.execute(trx);
+  return rows;
+}
+
+/** Unbinds the values; returns those that were bound, with when they were last seen. */
+export async function unbind(trx: Db, kind: SlotKind, licenseId: string, values: readonly string[]): Promise<IdleBinding[]> {
+  if (values.length === 0) return [];
+  const { rows } = await sql<IdleBinding>`
+    DELETE FROM ${sql.table(TABLES[kind].table)}
+    WHERE license_id = ${licenseId} AND ${sql.ref(TABLES[kind].column)} IN (${sql.join(values)})
+    RETURNING ${sql.ref(TABLES[kind].column)} AS value, last_seen_at`.execute(trx);
+  return rows;
+}
 
 /** Inserts the attempts, in order, with one statement (at most ATTEMPTS_PER_INSERT.postgres rows). */
 export const insertAttempts = (db: Db, rows: readonly NewValidationAttempt[]) =>

@@ -2,7 +2,9 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { clientIp } from '../../http/client-ip.js';
 import { validationRateLimit } from '../../http/rate-limit.js';
 import { ErrorSchema } from '../../http/schemas.js';
-import { ValidateBodySchema, ValidateResultSchema } from './licenses.schemas.js';
+import { ReleaseBodySchema, ReleaseResultSchema, ValidateBodySchema, ValidateResultSchema } from './licenses.schemas.js';
+import { RELEASE_NOT_ENABLED, RELEASE_NOT_FOUND, selfRelease } from './self-release.service.js';
+import { badRequest } from '../../http/errors.js';
 import { createValidator } from './validation.service.js';
 import type { ValidationRequest } from './validation.types.js';
 import { signCompact } from '../signing/jws.js';
@@ -53,6 +55,40 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply.header(RECEIPT_HEADER, signCompact(await app.signingKeys.current(), 'validation-receipt', payload));
       }
       return { valid };
+    },
+  );
+
+  app.post(
+    '/licenses/release',
+    {
+      onRequest: validationRateLimit(app), // the same per-IP counter as /licenses/validate
+      schema: {
+        tags: ['Licenses'],
+        summary: 'Free a machine of a license (public, self-service)',
+        description:
+          'Authenticated by the license key: unbinds the named `hwid` and/or `ip` when they are bound, so that another ' +
+          'machine can validate. Needs `selfReleaseLimit` on the license (null: 403). A call that frees something counts ' +
+          'once against that limit over a rolling 30 days (past it: 429 with Retry-After, nothing freed); a call that ' +
+          'frees nothing counts nothing. Audited as `licenses.slot.release` (reason `self`, by `self-service`); the ' +
+          "license's version does not change. Counts toward the validation rate limit of the client IP.",
+        body: ReleaseBodySchema,
+        response: {
+          200: { ...ReleaseResultSchema, description: 'What was freed, and how many self-releases the 30 days still allow' },
+          400: { ...ErrorSchema, description: 'A field is missing, empty or not a string, or neither hwid nor ip is given' },
+          403: { ...ErrorSchema, description: RELEASE_NOT_ENABLED },
+          404: { ...ErrorSchema, description: `${RELEASE_NOT_FOUND}: unknown key, or a product that is not the license's` },
+          429: {
+            ...ErrorSchema,
+            description:
+              'The self-release limit is used up (Retry-After: seconds until the oldest counted release is 30 days old), ' +
+              'or the validation rate limit of this IP',
+          },
+        },
+      },
+    },
+    async (request) => {
+      if (request.body.hwid === undefined && request.body.ip === undefined) throw badRequest('body must name hwid or ip (or both)');
+      return selfRelease(app.storage, request.body);
     },
   );
 };

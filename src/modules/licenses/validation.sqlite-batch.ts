@@ -5,23 +5,34 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../../db/database.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../db/storage/unavailable.js';
-import { reportValidation } from '../../lib/observe.js';
-import { decideValidation } from './validation.decision.js';
+import { reportSlotRelease, reportValidation } from '../../lib/observe.js';
+import { auditRow } from '../audit/audit.service.js';
+import { decideValidation, shortfall } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import { prepareValidationStatements, type Kind, type ValidationStatements } from './validation.sqlite-statements.js';
 import {
   attemptRow,
+  idleBefore,
+  inactiveReleaseAudit,
+  isStale,
+  mustLookForIdle,
   validationFacts,
+  type IdleBinding,
   type LicenseLimits,
+  type SlotSeen,
   type SlotUsage,
   type ValidationRequest,
 } from './validation.types.js';
 
-const NOT_BOUND_YET: SlotUsage = { used: 0, next: 0 };
+/** What one request saw of one kind of slot, with the idle bindings that may make room. */
+interface SlotLook extends SlotSeen {
+  candidates: IdleBinding[];
+}
 
 /** One kind of slot of one license as the batch sees it. */
 class SlotView {
-  private readonly bound = new Map<string, boolean>();
+  /** value -> when last seen; null: not bound */
+  private readonly seen = new Map<string, number | null>();
   private usage: SlotUsage | null = null;
 
   constructor(
@@ -30,24 +41,49 @@ class SlotView {
     private readonly licenseId: string,
   ) {}
 
-  isBound(value: string): boolean {
-    let bound = this.bound.get(value);
-    if (bound === undefined) {
-      bound = this.stmts.isBound(this.kind, this.licenseId, value);
-      this.bound.set(value, bound);
+  private lastSeen(value: string): number | null {
+    let at = this.seen.get(value);
+    if (at === undefined) {
+      at = this.stmts.lastSeen(this.kind, this.licenseId, value) ?? null;
+      this.seen.set(value, at);
     }
-    return bound;
+    return at;
   }
 
-  used(): SlotUsage {
+  private used(): SlotUsage {
     return (this.usage ??= this.stmts.usage(this.kind, this.licenseId));
   }
 
-  bind(value: string): void {
+  /** The request's view: bound or not, how many are, and (only when full under a timeout) the idle ones. */
+  look(value: string, limit: number | null, license: LicenseLimits, now: number): SlotLook {
+    if (this.lastSeen(value) !== null) return { bound: true, used: 0, candidates: [] };
+    const { used } = this.used();
+    const candidates = mustLookForIdle(license, false, used, limit)
+      ? this.stmts.idle(this.kind, this.licenseId, idleBefore(license, now)!, shortfall({ bound: false, used, limit }))
+      : [];
+    return { bound: false, used, idle: candidates.length, candidates };
+  }
+
+  bind(value: string, now: number): void {
     const usage = this.used();
-    this.stmts.bind(this.kind, this.licenseId, value, usage.next);
+    this.stmts.bind(this.kind, this.licenseId, value, usage.next, now);
     this.usage = { used: usage.used + 1, next: usage.next + 1 };
-    this.bound.set(value, true);
+    this.seen.set(value, now);
+  }
+
+  /** Records that a successful validation presented the bound value (at most once a second). */
+  touch(value: string, now: number): void {
+    const at = this.lastSeen(value);
+    if (at === null || !isStale(at, now)) return;
+    this.stmts.touch(this.kind, this.licenseId, value, now);
+    this.seen.set(value, now);
+  }
+
+  release(binding: IdleBinding): void {
+    this.stmts.unbind(this.kind, this.licenseId, binding.value);
+    const usage = this.used();
+    this.usage = { used: usage.used - 1, next: usage.next };
+    this.seen.set(binding.value, null);
   }
 }
 
@@ -64,8 +100,10 @@ interface LicenseView {
 
 class BatchView {
   private readonly licenses = new Map<string, LicenseView | null>();
+  /** Bindings this batch released for inactivity (reported once it commits). */
+  released = 0;
 
-  constructor(private readonly stmts: ValidationStatements) {}
+  constructor(readonly stmts: ValidationStatements) {}
 
   /** null: no such license */
   license(id: string): LicenseView | null {
@@ -79,21 +117,32 @@ class BatchView {
   }
 }
 
+/** Frees the first `count` idle bindings, each with its audit entry. */
+function releaseIdle(view: BatchView, slot: SlotView, kind: Kind, req: ValidationRequest, look: SlotLook, count: number, now: number): void {
+  for (const binding of look.candidates.slice(0, count)) {
+    slot.release(binding);
+    view.stmts.audit(auditRow('validation', 'licenses.slot.release', inactiveReleaseAudit(req.licenseId, kind, binding), now));
+    view.released++;
+  }
+}
+
 /** Applies one validation inside the open transaction; returns its attempt, or null for an unknown license. */
 function applyValidation(view: BatchView, req: ValidationRequest, now: number): NewValidationAttempt | null {
   req.decidedAtEpochMillis = now;
   const license = view.license(req.licenseId);
   if (!license) return null;
   const { limits } = license;
-  const ipBound = license.ip.isBound(req.ip);
-  const hwidBound = license.hwid.isBound(req.hwid);
-  const ipUsage = ipBound ? NOT_BOUND_YET : license.ip.used();
-  const hwidUsage = hwidBound ? NOT_BOUND_YET : license.hwid.used();
-  const decision = decideValidation(
-    validationFacts(req, now, limits, { bound: ipBound, used: ipUsage.used }, { bound: hwidBound, used: hwidUsage.used }),
-  );
-  if (decision.bindIp) license.ip.bind(req.ip);
-  if (decision.bindHwid) license.hwid.bind(req.hwid);
+  const ip = license.ip.look(req.ip, limits.max_ips, limits, now);
+  const hwid = license.hwid.look(req.hwid, limits.max_hwids, limits, now);
+  const decision = decideValidation(validationFacts(req, now, limits, ip, hwid));
+  if (decision.valid) {
+    releaseIdle(view, license.ip, 'ip', req, ip, decision.releaseIps, now);
+    releaseIdle(view, license.hwid, 'hwid', req, hwid, decision.releaseHwids, now);
+    if (decision.bindIp) license.ip.bind(req.ip, now);
+    else license.ip.touch(req.ip, now);
+    if (decision.bindHwid) license.hwid.bind(req.hwid, now);
+    else license.hwid.touch(req.hwid, now);
+  }
   return attemptRow(req, now, decision);
 }
 
@@ -109,16 +158,19 @@ export function createBatchProcessor(db: Db, sqlite: SqliteDatabase.Database, hi
   const stmts = prepareValidationStatements(db, sqlite);
   const pruning = new PruneSchedule(historyMax);
 
-  /** The last batch's reasons (null: unknown license), reported only once it has committed. */
+  /** The last batch's reasons (null: unknown license) and releases, reported only once it has committed. */
   let reasons: (string | null)[] = [];
+  let released = 0;
   const commit = (requests: ValidationRequest[]): boolean[] => {
     const results = applyAll.immediate(requests);
     reasons.forEach((reason, i) => reportValidation(reason ?? 'UNKNOWN_LICENSE', results[i]!));
+    reportSlotRelease('inactive', released);
     return results;
   };
 
   const applyAll = sqlite.transaction((requests: ValidationRequest[]): boolean[] => {
     const view = new BatchView(stmts);
+    released = 0;
     const now = Date.now(); // the batch is one moment: it commits as one
     const attempts: NewValidationAttempt[] = [];
     const recorded = new Map<string, number>();
@@ -133,6 +185,7 @@ export function createBatchProcessor(db: Db, sqlite: SqliteDatabase.Database, hi
     });
     stmts.recordAttempts(attempts);
     for (const [licenseId, added] of recorded) if (pruning.due(licenseId, added)) stmts.prune(licenseId, historyMax);
+    released = view.released;
     return results;
   });
 

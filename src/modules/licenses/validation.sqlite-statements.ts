@@ -5,11 +5,12 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Compilable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { NewValidationAttempt } from '../../db/schema.js';
+import type { AuditEntriesTable, NewValidationAttempt } from '../../db/schema.js';
+import { auditInsertQuery } from '../audit/audit.repository.js';
 import { deleteAttemptsOlderThan, oldestKeptAttempt } from './validation.repository.js';
-import { ATTEMPTS_PER_INSERT, type LicenseLimits, type SlotUsage } from './validation.types.js';
+import { ATTEMPTS_PER_INSERT, type IdleBinding, type LicenseLimits, type SlotKind, type SlotUsage } from './validation.types.js';
 
-export type Kind = 'ip' | 'hwid';
+export type Kind = SlotKind;
 
 /** Runs Kysely queries synchronously on the raw handle, each SQL text prepared once. */
 function compiledRunner(sqlite: SqliteDatabase.Database) {
@@ -35,14 +36,21 @@ function compiledRunner(sqlite: SqliteDatabase.Database) {
 /** `db` is the Kysely over `sqlite`: used only to compile queries, never to run them. */
 export function prepareValidationStatements(db: Db, sqlite: SqliteDatabase.Database) {
   const license = sqlite.prepare<[string], LicenseLimits>(
-    'SELECT product_id, expires_at, max_ips, max_hwids FROM licenses WHERE id = ?',
+    'SELECT product_id, expires_at, max_ips, max_hwids, slot_timeout_minutes FROM licenses WHERE id = ?',
   );
   const perKind = (table: string, column: string) => ({
-    isBound: sqlite.prepare<[string, string], 1>(`SELECT 1 FROM ${table} WHERE license_id = ? AND ${column} = ?`).pluck(),
+    lastSeen: sqlite.prepare<[string, string], number>(`SELECT last_seen_at FROM ${table} WHERE license_id = ? AND ${column} = ?`).pluck(),
     usage: sqlite.prepare<[string], SlotUsage>(
       `SELECT count(*) AS used, coalesce(max(position) + 1, 0) AS next FROM ${table} WHERE license_id = ?`,
     ),
-    bind: sqlite.prepare<[string, string, number]>(`INSERT INTO ${table} (license_id, ${column}, position) VALUES (?, ?, ?)`),
+    bind: sqlite.prepare<[string, string, number, number, number]>(
+      `INSERT INTO ${table} (license_id, ${column}, position, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)`,
+    ),
+    touch: sqlite.prepare<[number, string, string]>(`UPDATE ${table} SET last_seen_at = ? WHERE license_id = ? AND ${column} = ?`),
+    idle: sqlite.prepare<[string, number, number], IdleBinding>(
+      `SELECT ${column} AS value, last_seen_at FROM ${table} WHERE license_id = ? AND last_seen_at < ? ORDER BY last_seen_at, position LIMIT ?`,
+    ),
+    unbind: sqlite.prepare<[string, string]>(`DELETE FROM ${table} WHERE license_id = ? AND ${column} = ?`),
   });
   const kinds: Record<Kind, ReturnType<typeof perKind>> = {
     ip: perKind('license_ips', 'ip'),
@@ -64,11 +72,21 @@ export function prepareValidationStatements(db: Db, sqlite: SqliteDatabase.Datab
 
   return {
     license: (id: string): LicenseLimits | undefined => license.get(id),
-    isBound: (kind: Kind, licenseId: string, value: string): boolean => kinds[kind].isBound.get(licenseId, value) !== undefined,
+    /** When the value was last seen; undefined: not bound. */
+    lastSeen: (kind: Kind, licenseId: string, value: string): number | undefined => kinds[kind].lastSeen.get(licenseId, value),
     usage: (kind: Kind, licenseId: string): SlotUsage => kinds[kind].usage.get(licenseId)!,
-    bind: (kind: Kind, licenseId: string, value: string, position: number): void => {
-      kinds[kind].bind.run(licenseId, value, position);
+    bind: (kind: Kind, licenseId: string, value: string, position: number, now: number): void => {
+      kinds[kind].bind.run(licenseId, value, position, now, now);
     },
+    touch: (kind: Kind, licenseId: string, value: string, now: number): void => {
+      kinds[kind].touch.run(now, licenseId, value);
+    },
+    /** Up to `limit` bindings last seen before `before`, least recently seen first. */
+    idle: (kind: Kind, licenseId: string, before: number, limit: number): IdleBinding[] => kinds[kind].idle.all(licenseId, before, limit),
+    unbind: (kind: Kind, licenseId: string, value: string): void => {
+      kinds[kind].unbind.run(licenseId, value);
+    },
+    audit: (entry: AuditEntriesTable): void => compiled.run(auditInsertQuery(db, entry)),
     /** Inserts the attempts in the order given (their ids follow that order). */
     recordAttempts: (attempts: readonly NewValidationAttempt[]): void => {
       for (let start = 0; start < attempts.length; start += ATTEMPTS_PER_INSERT.sqlite) {

@@ -31,6 +31,8 @@ export interface LicenseLimits {
   expires_at: number | null;
   max_ips: number | null;
   max_hwids: number | null;
+  /** null: bindings are permanent */
+  slot_timeout_minutes: number | null;
 }
 
 /** How many IPs (or HWIDs) a license has bound. */
@@ -40,11 +42,46 @@ export interface SlotUsage {
   next: number;
 }
 
-/** One kind of slot as seen by one request: whether its value is bound, and if not how many are. */
+/** One kind of slot as seen by one request: whether its value is bound, and if not how many are (and how many idle). */
 export interface SlotSeen {
   bound: boolean;
   used: number;
+  /** Idle bindings found (at most the shortfall); omitted: 0. */
+  idle?: number;
 }
+
+export type SlotKind = 'ip' | 'hwid';
+
+/** A binding an inactivity release may free: its value and when it was last seen. */
+export interface IdleBinding {
+  value: string;
+  last_seen_at: number;
+}
+
+/**
+ * lastSeenAtEpochMillis is rewritten only when the stored value is at least this old: a
+ * busy binding costs one UPDATE a second, not one per validation (docs/licenses.md).
+ */
+export const LAST_SEEN_RESOLUTION_MS = 1000;
+
+export const isStale = (lastSeenAt: number, now: number): boolean => now - Number(lastSeenAt) >= LAST_SEEN_RESOLUTION_MS;
+
+/** Bindings last seen before this moment are idle under the license's timeout; null: no timeout. */
+export const idleBefore = (license: LicenseLimits, now: number): number | null =>
+  license.slot_timeout_minutes === null ? null : now - license.slot_timeout_minutes * 60_000;
+
+/** Whether a request must look for idle bindings of one kind: its value is new, the kind is full and a timeout is set. */
+export const mustLookForIdle = (license: LicenseLimits, bound: boolean, used: number, limit: number | null): boolean =>
+  license.slot_timeout_minutes !== null && !bound && limit !== null && used >= limit;
+
+/** The audit entry of an inactivity release (DECISIONS.md), written by `validation`. */
+export const inactiveReleaseAudit = (licenseId: string, kind: SlotKind, released: IdleBinding) => ({
+  licenseId,
+  kind,
+  value: released.value,
+  reason: 'inactive' as const,
+  lastSeenAtEpochMillis: Number(released.last_seen_at),
+});
 
 /**
  * Attempts inserted by one multi-row statement, per engine. SQLite prepares one statement
@@ -61,8 +98,8 @@ export function validationFacts(req: ValidationRequest, now: number, license: Li
     requestedProductId: req.productId,
     expiresAtEpochMillis: license.expires_at === null ? null : Number(license.expires_at),
     now,
-    ip: { bound: ip.bound, used: ip.used, limit: license.max_ips },
-    hwid: { bound: hwid.bound, used: hwid.used, limit: license.max_hwids },
+    ip: { bound: ip.bound, used: ip.used, limit: license.max_ips, idle: ip.idle ?? 0 },
+    hwid: { bound: hwid.bound, used: hwid.used, limit: license.max_hwids, idle: hwid.idle ?? 0 },
   };
 }
 

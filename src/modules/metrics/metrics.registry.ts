@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { onBatch, onValidation } from '../../lib/observe.js';
+import { onBatch, onSlotRelease, onValidation } from '../../lib/observe.js';
 
 const WEBHOOK_ROUTES = new Set(['/marketplace', '/marketplace/license', '/integrations/marketplace']);
 
@@ -34,6 +34,12 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
     name: 'licensing_validations_total',
     help: 'License validations decided, by outcome (valid/invalid) and reason (VALID, EXPIRED, …, UNKNOWN_LICENSE)',
     labelNames: ['outcome', 'reason'],
+    registers: [registry],
+  });
+  const slotReleases = new Counter({
+    name: 'licenses_slot_releases_total',
+    help: 'IP and HWID bindings released, by reason: inactive (a validation made room past slotTimeoutMinutes) or self (POST /licenses/release)',
+    labelNames: ['reason'],
     registers: [registry],
   });
   const webhooks = new Counter({
@@ -84,12 +90,14 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
     done();
   });
   const stopValidations = onValidation(({ reason, valid }) => validations.inc({ outcome: valid ? 'valid' : 'invalid', reason }));
+  const stopSlotReleases = onSlotRelease(({ reason, count }) => slotReleases.inc({ reason }, count));
   const stopBatches = onBatch(({ size, seconds }) => {
     batchSize.observe(size);
     batchSeconds.observe(seconds);
   });
   app.addHook('onClose', async () => {
     stopValidations();
+    stopSlotReleases();
     stopBatches();
     registry.clear();
   });

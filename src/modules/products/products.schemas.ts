@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
+import { SelfReleaseLimit, SlotTimeoutMinutes } from '../licenses/slot-settings.js';
 
 /** Largest value a PostgreSQL `integer` column holds. */
 const MAX_INT = 2_147_483_647;
@@ -21,6 +22,8 @@ export const ProductSchema = Type.Object({
   maxIps: NullableInteger({ description: 'Default IP slot limit of new licenses; null means unlimited' }),
   maxHwids: NullableInteger({ description: 'Default HWID slot limit of new licenses; null means unlimited' }),
   marketplaceResourceId: NullableString({ description: 'Marketplace resource id the webhook matches; null when unset' }),
+  slotTimeoutMinutes: SlotTimeoutMinutes('Default for new licenses. '),
+  selfReleaseLimit: SelfReleaseLimit('Default for new licenses. '),
   createdAtEpochMillis: Type.Number({ description: 'When the product was created' }),
 });
 export type Product = Static<typeof ProductSchema>;
@@ -56,11 +59,13 @@ export const ProductBodySchema = Type.Object(
         examples: ['12345'],
       }),
     ),
+    slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes('Default for licenses created afterwards. ')),
+    selfReleaseLimit: Type.Optional(SelfReleaseLimit('Default for licenses created afterwards. ')),
   },
   {
     description:
       'A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or ' +
-      'maxHwids does not change existing licenses.',
+      'maxHwids (or slotTimeoutMinutes, selfReleaseLimit) does not change existing licenses.',
     examples: [{ name: 'Acme Desktop', productType: 'software', price: 19.99, requiresLicense: true, isSubscription: false, maxIps: 2, maxHwids: 1 }],
   },
 );

@@ -24,6 +24,8 @@ const toProduct = (row: ProductsTable): Product => ({
   maxIps: row.max_ips,
   maxHwids: row.max_hwids,
   marketplaceResourceId: row.marketplace_resource_id,
+  slotTimeoutMinutes: row.slot_timeout_minutes,
+  selfReleaseLimit: row.self_release_limit,
   createdAtEpochMillis: row.created_at,
 });
 
@@ -39,6 +41,8 @@ const toValues = (body: ProductBody): repo.ProductValues => ({
   max_ips: body.maxIps ?? null,
   max_hwids: body.maxHwids ?? null,
   marketplace_resource_id: body.marketplaceResourceId ?? null,
+  slot_timeout_minutes: body.slotTimeoutMinutes ?? null,
+  self_release_limit: body.selfReleaseLimit ?? null,
 });
 
 /** Runs a write; a marketplaceResourceId another product holds (also under a race) is a 409. */

@@ -8,6 +8,7 @@ import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test
 
 const OPTIONAL_NULLS = {
   description: null, recurringPeriodDays: null, maxIps: null, maxHwids: null, marketplaceResourceId: null,
+  slotTimeoutMinutes: null, selfReleaseLimit: null,
 };
 
 describe.each(DIALECTS)('products (%s)', (dialect) => {
@@ -31,7 +32,7 @@ describe.each(DIALECTS)('products (%s)', (dialect) => {
     const created = await t.admin('POST', '/products', { body });
     expect(created.status).toBe(201);
     const p = created.json;
-    expect(p).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), ...body, createdAtEpochMillis: expect.any(Number) });
+    expect(p).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), ...OPTIONAL_NULLS, ...body, createdAtEpochMillis: expect.any(Number) });
     expect(Math.abs(p.createdAtEpochMillis - Date.now())).toBeLessThan(60_000);
     expect((await t.admin('GET', `/products/${p.id}`)).json).toEqual(p);
     expect((await t.admin('GET', '/products')).json).toContainEqual(p);
