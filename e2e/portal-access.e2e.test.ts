@@ -106,7 +106,7 @@ describe('portal: staff, roles, registration keys and permissions', () => {
 
     await viewer.getByRole('link', { name: records.licenseKey }).click();
     await viewer.getByTestId('bound-hwids').waitFor();
-    expect(await viewer.getByRole('button', { name: /Unbind/ }).count()).toBe(0);
+    expect(await viewer.getByRole('button', { name: /Release/ }).count()).toBe(0);
     expect(await viewer.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
     expect(await viewer.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     expect(await viewer.getByRole('button', { name: 'Copy key' }).count()).toBe(1);

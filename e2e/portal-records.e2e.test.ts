@@ -1,6 +1,6 @@
 // The portal's main flows in a real browser against the real service (SQLite, HTTP):
 // sign in; create a customer (after a field-level error), a product and a license;
-// validate it through the public API and see the attempts; unbind the HWID; a version
+// validate it through the public API and see the attempts; release the HWID; a version
 // conflict; an order; a refused delete; the audit log; the dashboard (in two time
 // zones); a paged list with its total; a narrow screen.
 // The steps build on each other and run in order.
@@ -118,10 +118,10 @@ describe('portal: customers, products, licenses, orders, audit', () => {
     await screenshot(page, 'license');
   }, STEP);
 
-  it('unbinds the HWID with a PUT carrying the version, keeping the history', async () => {
-    await page.getByRole('button', { name: 'Unbind HWID machine-A' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Unbind', exact: true }).click();
-    await page.getByText('HWID machine-A unbound.').waitFor();
+  it('releases the HWID with a PUT carrying the version, keeping the history', async () => {
+    await page.getByRole('button', { name: 'Release HWID machine-A' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Release', exact: true }).click();
+    await page.getByText('HWID machine-A released.').waitFor();
     await page.getByText('No HWIDs bound yet.').waitFor();
 
     const license = await readLicense(t, licenseKey);

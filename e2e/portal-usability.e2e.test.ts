@@ -157,11 +157,15 @@ describe('portal usability (issue #13)', () => {
     const attempts = page.getByTestId('validation-attempt');
     await expect.poll(() => attempts.count()).toBe(3);
     for (const text of await attempts.allInnerTexts()) expect(text).toMatch(WITH_SECONDS);
-    const seen = await page.getByTestId('bound-hwids').getByTestId('binding-seen').innerText();
-    expect(seen).toMatch(new RegExp(`First seen .*${WITH_SECONDS.source}.* last seen .*${WITH_SECONDS.source}`, 's'));
+    // When each binding was bound and last seen: relative on screen, the exact time (with seconds) on hover.
+    const seen = page.getByTestId('bound-hwids').getByTestId('binding-seen');
+    expect(await seen.innerText()).toMatch(/^Bound .+ · last seen .+$/);
+    const exact = await seen.locator('time').evaluateAll((times) => times.map((time) => time.getAttribute('title')));
+    expect(exact).toHaveLength(2);
+    for (const title of exact) expect(title).toMatch(WITH_SECONDS);
 
-    // Unbinding asks first; Cancel keeps the binding.
-    await page.getByRole('button', { name: 'Unbind HWID box-1' }).click();
+    // Releasing asks first; Cancel keeps the binding.
+    await page.getByRole('button', { name: 'Release HWID box-1' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     expect(await page.getByTestId('bound-hwids').innerText()).toContain('box-1');
 

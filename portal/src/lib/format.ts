@@ -10,6 +10,17 @@ export const formatDate = (epochMillis: number) => dateOnly.format(new Date(epoc
 export const formatMoney = (amount: number) => money.format(amount);
 
 /** A slot limit: null means unlimited. */
+/** A slot timeout: null means bindings are permanent. */
+export function formatSlotTimeout(minutes: number | null | undefined): string {
+  if (minutes === null || minutes === undefined) return 'Never (bindings are permanent)';
+  const [value, unit] = minutes % 1440 === 0 ? [minutes / 1440, 'day'] : minutes % 60 === 0 ? [minutes / 60, 'hour'] : [minutes, 'minute'];
+  return `After ${value} ${unit}${value === 1 ? '' : 's'} idle`;
+}
+
+/** A self-release limit: null means the buyer cannot release machines themselves. */
+export const formatSelfReleaseLimit = (limit: number | null | undefined) =>
+  limit === null || limit === undefined ? 'Off' : `${limit} per 30 days`;
+
 export const formatLimit = (limit: number | null | undefined) => (limit === null || limit === undefined ? 'Unlimited' : String(limit));
 
 export const formatExpiry = (expiresAtEpochMillis: number | null) =>

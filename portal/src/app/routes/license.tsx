@@ -1,4 +1,4 @@
-// A license's page: key, limits, bindings with Unbind, validation history. Every change
+// A license's page: key, limits, bindings with Release, validation history. Every change
 // is a PUT with the version read; a conflict reloads and says someone else changed it.
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -13,7 +13,7 @@ import { LicenseFileButton } from '../../features/licenses/components/license-fi
 import { LicenseEditForm } from '../../features/licenses/components/license-edit-form';
 import { LicenseSummary } from '../../features/licenses/components/license-summary';
 import { ValidationHistory } from '../../features/licenses/components/validation-history';
-import { sightings, withoutBinding } from '../../features/licenses/license-stats';
+import { withoutBinding } from '../../features/licenses/license-stats';
 import { useCan } from '../../hooks/use-session';
 import { useNames } from '../use-names';
 
@@ -25,7 +25,7 @@ export function LicensePage() {
   const update = useUpdateLicense();
   const remove = useDeleteLicense();
   const [done, setDone] = useState<string | null>(null);
-  const [action, setAction] = useState<'unbind' | 'edit'>('edit');
+  const [action, setAction] = useState<'release' | 'edit'>('edit');
   const canWrite = useCan('licenses:write');
   const canDelete = useCan('licenses:delete');
   const conflict = isVersionConflict(update.error);
@@ -33,12 +33,12 @@ export function LicensePage() {
   return (
     <QueryState query={license}>
       {(data) => {
-        const unbind = (kind: 'ip' | 'hwid', value: string) => {
+        const release = (kind: 'ip' | 'hwid', value: string) => {
           setDone(null);
-          setAction('unbind');
+          setAction('release');
           update.mutate(
             { seen: data, change: (fresh) => withoutBinding(fresh, kind, value) },
-            { onSuccess: () => setDone(`${kind === 'ip' ? 'IP' : 'HWID'} ${value} unbound.`) },
+            { onSuccess: () => setDone(`${kind === 'ip' ? 'IP' : 'HWID'} ${value} released.`) },
           );
         };
         return (
@@ -59,12 +59,12 @@ export function LicensePage() {
               }
             />
             {conflict ? <Notice tone="warning">{update.error?.message}</Notice> : null}
-            {!conflict && action === 'unbind' ? <ErrorMessage error={update.error} title="Not saved:" /> : null}
+            {!conflict && action === 'release' ? <ErrorMessage error={update.error} title="Not saved:" /> : null}
             {done ? <Notice tone="success">{done}</Notice> : null}
             <LicenseSummary license={data} names={names} />
             <div className="two-columns">
-              <BindingsList title="Bound IPs" kind="IP" items={data.usedIps} sightings={sightings(data.validationAttempts, 'ip')} limit={data.maxIps} canUnbind={canWrite} busy={update.isPending} onUnbind={(ip) => unbind('ip', ip)} />
-              <BindingsList title="Bound HWIDs" kind="HWID" items={data.usedHwids} sightings={sightings(data.validationAttempts, 'hwid')} limit={data.maxHwids} canUnbind={canWrite} busy={update.isPending} onUnbind={(hwid) => unbind('hwid', hwid)} />
+              <BindingsList title="Bound IPs" kind="IP" bindings={data.bindings.ips} limit={data.maxIps} canRelease={canWrite} busy={update.isPending} onRelease={(ip) => release('ip', ip)} />
+              <BindingsList title="Bound HWIDs" kind="HWID" bindings={data.bindings.hwids} limit={data.maxHwids} canRelease={canWrite} busy={update.isPending} onRelease={(hwid) => release('hwid', hwid)} />
             </div>
             {canWrite ? (
               <LicenseEditForm

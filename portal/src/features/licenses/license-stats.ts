@@ -68,21 +68,3 @@ export function withoutBinding(license: License, kind: 'ip' | 'hwid', value: str
     ? { ...license, usedIps: license.usedIps.filter((ip) => ip !== value) }
     : { ...license, usedHwids: license.usedHwids.filter((hwid) => hwid !== value) };
 }
-
-export interface Sighting {
-  first: number;
-  last: number;
-}
-
-/** First and last attempt seen from each IP or HWID, from the kept attempt history. */
-export function sightings(attempts: { ip: string; hwid: string; timestampEpochMillis: number }[], by: 'ip' | 'hwid'): Map<string, Sighting> {
-  const seen = new Map<string, Sighting>();
-  for (const attempt of attempts) {
-    const key = attempt[by];
-    const known = seen.get(key);
-    const at = attempt.timestampEpochMillis;
-    if (!known) seen.set(key, { first: at, last: at });
-    else seen.set(key, { first: Math.min(known.first, at), last: Math.max(known.last, at) });
-  }
-  return seen;
-}

@@ -17,6 +17,8 @@ export function licenseUpdateBody(license: License): LicenseUpdateInput {
     expiresAtEpochMillis: license.expiresAtEpochMillis,
     maxIps: license.maxIps,
     maxHwids: license.maxHwids,
+    slotTimeoutMinutes: license.slotTimeoutMinutes,
+    selfReleaseLimit: license.selfReleaseLimit,
     usedIps: license.usedIps,
     usedHwids: license.usedHwids,
     version: license.version,

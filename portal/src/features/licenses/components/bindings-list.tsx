@@ -1,29 +1,26 @@
-// Bound IPs or HWIDs with their first and last sighting, each with an Unbind button
-// (asking first) for accounts with licenses:write.
+// Bound IPs or HWIDs with when each was bound and last seen (relative, exact on hover),
+// each with a Release button (asking first) for accounts with licenses:write.
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { formatDateTime } from '../../../lib/format';
-import type { Sighting } from '../license-stats';
+import { Time } from '../../../components/time';
+import type { Binding } from '../../../types/api';
 
 export function BindingsList({
   title,
   kind,
-  items,
-  sightings,
+  bindings,
   limit,
-  canUnbind,
+  canRelease,
   busy,
-  onUnbind,
+  onRelease,
 }: {
   title: string;
   kind: 'IP' | 'HWID';
-  items: string[];
-  /** From the kept validation history; an item bound before it has none. */
-  sightings?: Map<string, Sighting>;
+  bindings: Binding[];
   limit: number | null;
-  canUnbind: boolean;
+  canRelease: boolean;
   busy: boolean;
-  onUnbind: (item: string) => void;
+  onRelease: (value: string) => void;
 }) {
   const [confirming, setConfirming] = useState<string | null>(null);
   return (
@@ -31,42 +28,40 @@ export function BindingsList({
       <h2>
         {title}{' '}
         <span className="muted">
-          ({items.length} of {limit === null ? 'unlimited' : limit})
+          ({bindings.length} of {limit === null ? 'unlimited' : limit})
         </span>
       </h2>
-      {items.length === 0 ? (
+      {bindings.length === 0 ? (
         <p className="muted">No {kind}s bound yet. The first validation from a new {kind} binds it while a slot is free.</p>
       ) : (
         <ul className="bindings" data-testid={`bound-${kind.toLowerCase()}s`}>
-          {items.map((item) => {
-            const seen = sightings?.get(item);
-            return (
-              <li key={item}>
-                <span className="binding">
-                  <code>{item}</code>
-                  <span className="muted binding-seen" data-testid="binding-seen">
-                    {seen ? `First seen ${formatDateTime(seen.first)} · last seen ${formatDateTime(seen.last)}` : 'Not in the kept history'}
-                  </span>
+          {bindings.map((binding) => (
+            <li key={binding.value}>
+              <span className="binding">
+                <code>{binding.value}</code>
+                <span className="muted binding-seen" data-testid="binding-seen">
+                  Bound <Time at={binding.firstSeenAtEpochMillis} style="relative" /> · last seen{' '}
+                  <Time at={binding.lastSeenAtEpochMillis} style="relative" />
                 </span>
-                {canUnbind ? (
-                  <button type="button" className="button button-small" disabled={busy} onClick={() => setConfirming(item)}>
-                    Unbind <span className="visually-hidden">{kind} {item}</span>
-                  </button>
-                ) : null}
-              </li>
-            );
-          })}
+              </span>
+              {canRelease ? (
+                <button type="button" className="button button-small" disabled={busy} onClick={() => setConfirming(binding.value)}>
+                  Release <span className="visually-hidden">{kind} {binding.value}</span>
+                </button>
+              ) : null}
+            </li>
+          ))}
         </ul>
       )}
       <ConfirmDialog
         open={confirming !== null}
-        title={`Unbind ${kind} ${confirming ?? ''}?`}
-        confirmLabel="Unbind"
+        title={`Release ${kind} ${confirming ?? ''}?`}
+        confirmLabel="Release"
         danger
         busy={busy}
         onCancel={() => setConfirming(null)}
         onConfirm={() => {
-          if (confirming !== null) onUnbind(confirming);
+          if (confirming !== null) onRelease(confirming);
           setConfirming(null);
         }}
       >

@@ -6,12 +6,13 @@ import { Notice } from '../../../components/status';
 import { CustomerSelect } from '../../customers/components/customer-select';
 import { useCheckedForm } from '../../../hooks/use-checked-form';
 import { optionalWholeNumber, required } from '../../../lib/form-checks';
-import { formatLimit, fromDateTimeLocal } from '../../../lib/format';
+import { formatLimit, formatSelfReleaseLimit, formatSlotTimeout, fromDateTimeLocal } from '../../../lib/format';
 import { optionalInteger } from '../../../lib/form-values';
 import type { Customer, LicenseCreateInput, Product, ProductName } from '../../../types/api';
+import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../slot-setting-hints';
 import { LimitChoice, type LimitValue } from './limit-choice';
 
-const FIELDS = ['customerId', 'productId', 'expiresAtEpochMillis', 'maxIps', 'maxHwids'] as const;
+const FIELDS = ['customerId', 'productId', 'expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit'] as const;
 
 export function LicenseCreateForm({
   customers,
@@ -34,6 +35,8 @@ export function LicenseCreateForm({
   const [expires, setExpires] = useState('');
   const [maxIps, setMaxIps] = useState<LimitValue>({ useDefault: true, text: '' });
   const [maxHwids, setMaxHwids] = useState<LimitValue>({ useDefault: true, text: '' });
+  const [slotTimeout, setSlotTimeout] = useState<LimitValue>({ useDefault: true, text: '' });
+  const [selfReleases, setSelfReleases] = useState<LimitValue>({ useDefault: true, text: '' });
   const errors = useCheckedForm(
     {
       customerId,
@@ -41,8 +44,17 @@ export function LicenseCreateForm({
       expiresAtEpochMillis: expires,
       maxIps: maxIps.useDefault ? '' : maxIps.text,
       maxHwids: maxHwids.useDefault ? '' : maxHwids.text,
+      slotTimeoutMinutes: slotTimeout.useDefault ? '' : slotTimeout.text,
+      selfReleaseLimit: selfReleases.useDefault ? '' : selfReleases.text,
     },
-    { customerId: (text) => (text ? null : 'Choose a customer.'), productId: (text) => (text ? null : 'Choose a product.'), maxIps: optionalWholeNumber, maxHwids: optionalWholeNumber },
+    {
+      customerId: (text) => (text ? null : 'Choose a customer.'),
+      productId: (text) => (text ? null : 'Choose a product.'),
+      maxIps: optionalWholeNumber,
+      maxHwids: optionalWholeNumber,
+      slotTimeoutMinutes: optionalWholeNumber,
+      selfReleaseLimit: optionalWholeNumber,
+    },
     error,
     FIELDS,
   );
@@ -54,6 +66,8 @@ export function LicenseCreateForm({
     const input: LicenseCreateInput = { customerId, productId, expiresAtEpochMillis: fromDateTimeLocal(expires) };
     if (!maxIps.useDefault) input.maxIps = optionalInteger(maxIps.text) as number | null;
     if (!maxHwids.useDefault) input.maxHwids = optionalInteger(maxHwids.text) as number | null;
+    if (!slotTimeout.useDefault) input.slotTimeoutMinutes = optionalInteger(slotTimeout.text) as number | null;
+    if (!selfReleases.useDefault) input.selfReleaseLimit = optionalInteger(selfReleases.text) as number | null;
     onSubmit(input);
   };
 
@@ -90,6 +104,8 @@ export function LicenseCreateForm({
       <div className="form-grid">
         <LimitChoice label="Max IPs" productLimit={product?.maxIps} value={maxIps} onChange={setMaxIps} error={errors.fields.maxIps} />
         <LimitChoice label="Max HWIDs" productLimit={product?.maxHwids} value={maxHwids} onChange={setMaxHwids} error={errors.fields.maxHwids} />
+        <LimitChoice label="Free idle slots after (minutes)" productLimit={product?.slotTimeoutMinutes} value={slotTimeout} onChange={setSlotTimeout} error={errors.fields.slotTimeoutMinutes} format={formatSlotTimeout} hint={SLOT_TIMEOUT_HINT} />
+        <LimitChoice label="Self-service releases per 30 days" productLimit={product?.selfReleaseLimit} value={selfReleases} onChange={setSelfReleases} error={errors.fields.selfReleaseLimit} format={formatSelfReleaseLimit} hint={SELF_RELEASE_HINT} />
       </div>
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={saving}>

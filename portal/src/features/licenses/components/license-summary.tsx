@@ -1,7 +1,7 @@
 // The license's key (with copy), owner, product, expiry and limits.
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button';
-import { formatDateTime, formatExpiry, formatLimit } from '../../../lib/format';
+import { formatDateTime, formatExpiry, formatLimit, formatSelfReleaseLimit, formatSlotTimeout } from '../../../lib/format';
 import type { License } from '../../../types/api';
 import { licenseStatus } from '../license-stats';
 import type { NameLookup } from './licenses-table';
@@ -34,6 +34,14 @@ export function LicenseSummary({ license, names }: { license: License; names: Na
         <dd data-testid="license-max-ips">{formatLimit(license.maxIps)}</dd>
         <dt>Max HWIDs</dt>
         <dd data-testid="license-max-hwids">{formatLimit(license.maxHwids)}</dd>
+        <dt>Idle slots freed</dt>
+        <dd data-testid="license-slot-timeout">{formatSlotTimeout(license.slotTimeoutMinutes)}</dd>
+        <dt>Self-service releases</dt>
+        <dd data-testid="license-self-releases">
+          {license.selfReleasesLeft === null
+            ? 'Off'
+            : `${license.selfReleasesUsed} used, ${license.selfReleasesLeft} left (${formatSelfReleaseLimit(license.selfReleaseLimit)})`}
+        </dd>
         <dt>Created</dt>
         <dd>{formatDateTime(license.createdAtEpochMillis)}</dd>
         <dt>Version</dt>

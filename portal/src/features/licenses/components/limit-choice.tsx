@@ -1,5 +1,5 @@
-// One slot limit on license creation: the product's default, or a custom value
-// (empty custom value = unlimited).
+// One per-license setting on license creation (a slot limit, the slot timeout, the
+// self-release limit): the product's default, or a custom value (empty = null).
 import { TextField } from '../../../components/field';
 import { formatLimit } from '../../../lib/format';
 
@@ -14,19 +14,24 @@ export function LimitChoice({
   value,
   onChange,
   error,
+  format = formatLimit,
+  hint = 'Empty = unlimited.',
 }: {
   label: string;
   productLimit: number | null | undefined;
   value: LimitValue;
   onChange: (value: LimitValue) => void;
   error?: string;
+  /** How the product's value reads (default: a slot limit). */
+  format?: (value: number | null) => string;
+  hint?: string;
 }) {
   return (
     <fieldset className="limit-choice">
       <legend>{label}</legend>
       <label className="checkbox-label">
         <input type="radio" name={`${label}-choice`} checked={value.useDefault} onChange={() => onChange({ ...value, useDefault: true })} />
-        Product default{productLimit !== undefined ? ` (${formatLimit(productLimit)})` : ''}
+        Product default{productLimit !== undefined ? ` (${format(productLimit)})` : ''}
       </label>
       <label className="checkbox-label">
         <input type="radio" name={`${label}-choice`} checked={!value.useDefault} onChange={() => onChange({ ...value, useDefault: false })} />
@@ -41,7 +46,7 @@ export function LimitChoice({
           value={value.text}
           onChange={(e) => onChange({ ...value, text: e.target.value })}
           error={error}
-          hint="Empty = unlimited."
+          hint={hint}
         />
       )}
       {value.useDefault && error ? <p className="field-error">{error}</p> : null}

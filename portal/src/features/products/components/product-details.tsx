@@ -1,5 +1,5 @@
 // Read-only view of a product, for accounts without products:write.
-import { formatDateTime, formatLimit, formatMoney } from '../../../lib/format';
+import { formatDateTime, formatLimit, formatMoney, formatSelfReleaseLimit, formatSlotTimeout } from '../../../lib/format';
 import type { Product } from '../../../types/api';
 
 export function ProductDetails({ product }: { product: Product }) {
@@ -20,6 +20,10 @@ export function ProductDetails({ product }: { product: Product }) {
         <dd>{formatLimit(product.maxIps)}</dd>
         <dt>Max HWIDs</dt>
         <dd>{formatLimit(product.maxHwids)}</dd>
+        <dt>Idle slots freed</dt>
+        <dd>{formatSlotTimeout(product.slotTimeoutMinutes)}</dd>
+        <dt>Self-service releases</dt>
+        <dd>{formatSelfReleaseLimit(product.selfReleaseLimit)}</dd>
         <dt>Marketplace resource id</dt>
         <dd>{product.marketplaceResourceId ?? <span className="muted">—</span>}</dd>
         <dt>Created</dt>

@@ -7,8 +7,9 @@ import { useCheckedForm } from '../../../hooks/use-checked-form';
 import { amount, optionalWholeNumber, required } from '../../../lib/form-checks';
 import { numberInput, optionalInteger, optionalText, requiredNumber } from '../../../lib/form-values';
 import type { Product, ProductInput } from '../../../types/api';
+import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../../licenses/slot-setting-hints';
 
-const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'marketplaceResourceId'] as const;
+const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId'] as const;
 
 export function ProductForm({
   product,
@@ -31,6 +32,8 @@ export function ProductForm({
     recurringPeriodDays: numberInput(product?.recurringPeriodDays),
     maxIps: numberInput(product?.maxIps),
     maxHwids: numberInput(product?.maxHwids),
+    slotTimeoutMinutes: numberInput(product?.slotTimeoutMinutes),
+    selfReleaseLimit: numberInput(product?.selfReleaseLimit),
     marketplaceResourceId: product?.marketplaceResourceId ?? '',
   });
   const errors = useCheckedForm(
@@ -42,9 +45,20 @@ export function ProductForm({
       recurringPeriodDays: v.isSubscription ? v.recurringPeriodDays : '',
       maxIps: v.maxIps,
       maxHwids: v.maxHwids,
+      slotTimeoutMinutes: v.slotTimeoutMinutes,
+      selfReleaseLimit: v.selfReleaseLimit,
       marketplaceResourceId: v.marketplaceResourceId,
     },
-    { name: required, productType: required, price: amount, recurringPeriodDays: optionalWholeNumber, maxIps: optionalWholeNumber, maxHwids: optionalWholeNumber },
+    {
+      name: required,
+      productType: required,
+      price: amount,
+      recurringPeriodDays: optionalWholeNumber,
+      maxIps: optionalWholeNumber,
+      maxHwids: optionalWholeNumber,
+      slotTimeoutMinutes: optionalWholeNumber,
+      selfReleaseLimit: optionalWholeNumber,
+    },
     error,
     FIELDS,
   );
@@ -63,6 +77,8 @@ export function ProductForm({
       recurringPeriodDays: v.isSubscription ? (optionalInteger(v.recurringPeriodDays) as number | null) : null,
       maxIps: optionalInteger(v.maxIps) as number | null,
       maxHwids: optionalInteger(v.maxHwids) as number | null,
+      slotTimeoutMinutes: optionalInteger(v.slotTimeoutMinutes) as number | null,
+      selfReleaseLimit: optionalInteger(v.selfReleaseLimit) as number | null,
       marketplaceResourceId: optionalText(v.marketplaceResourceId) ?? null,
     });
   };
@@ -88,6 +104,8 @@ export function ProductForm({
         <div className="form-grid">
           <TextField label="Max IPs per license" type="number" min={0} step={1} value={v.maxIps} onChange={text('maxIps')} error={errors.fields.maxIps} hint="Empty = unlimited. New licenses inherit it." />
           <TextField label="Max HWIDs per license" type="number" min={0} step={1} value={v.maxHwids} onChange={text('maxHwids')} error={errors.fields.maxHwids} hint="Empty = unlimited. New licenses inherit it." />
+          <TextField label="Free idle slots after (minutes)" type="number" min={1} step={1} value={v.slotTimeoutMinutes} onChange={text('slotTimeoutMinutes')} error={errors.fields.slotTimeoutMinutes} hint={`${SLOT_TIMEOUT_HINT} New licenses inherit it.`} />
+          <TextField label="Self-service releases per 30 days" type="number" min={1} step={1} value={v.selfReleaseLimit} onChange={text('selfReleaseLimit')} error={errors.fields.selfReleaseLimit} hint={`${SELF_RELEASE_HINT} New licenses inherit it.`} />
         </div>
       </fieldset>
       <fieldset>
