@@ -3,7 +3,7 @@
 // Needs `npm run build:clients` (part of `pretest`).
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,9 +22,11 @@ interface Run {
   stderr: string;
 }
 
-function runCli(command: readonly string[], args: string[]): Promise<Run> {
+const runCli = (command: readonly string[], args: string[]): Promise<Run> => runCliWithEnv(command, args, {});
+
+function runCliWithEnv(command: readonly string[], args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command[0]!, [...command.slice(1), ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(command[0]!, [...command.slice(1), ...args], { timeout: 60_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout: stdout.trim(), stderr });
     });
   });
@@ -203,6 +205,44 @@ for (const client of CLIENTS) {
       const expired = await newLicense(t, { expiresAtEpochMillis: Date.now() - 1000 });
       expect(await verify(await issue(expired.id), expired.productId)).toMatchObject({ code: 1, stdout: 'INVALID EXPIRED' });
       expect((await verify('not a license file', license.productId)).stdout).toBe('INVALID MALFORMED');
+    });
+
+    it('release: RELEASED frees the machine for another, NOT_BOUND when it was not bound, INVALID with the reason otherwise', async () => {
+      const license = await newLicense(t, { maxHwids: 1, selfReleaseLimit: 1 });
+      const release = (hwid: string, over: Partial<{ id: string; productId: string }> = {}, url = t.baseUrl) =>
+        runCli(client.command, ['release', '--url', url, '--license', over.id ?? license.id, '--product', over.productId ?? license.productId, '--hwid', hwid]);
+      expect((await validate(t.baseUrl, license, 'old-host', cacheFile())).stdout).toBe('VALID');
+      expect((await validate(t.baseUrl, license, 'new-host', cacheFile())).stdout).toBe('INVALID REJECTED');
+      expect(await release('never-bound')).toMatchObject({ code: 0, stdout: 'NOT_BOUND' });
+      expect(await release('old-host')).toMatchObject({ code: 0, stdout: 'RELEASED' });
+      expect((await validate(t.baseUrl, license, 'new-host', cacheFile())).stdout).toBe('VALID');
+      expect(await release('new-host')).toMatchObject({ code: 1, stdout: 'INVALID RATE_LIMITED' });
+      expect(await release('new-host', { productId: 'other' })).toMatchObject({ code: 1, stdout: 'INVALID NOT_FOUND' });
+      const off = await newLicense(t);
+      expect(await release('x', off)).toMatchObject({ code: 1, stdout: 'INVALID NOT_ENABLED' });
+      expect(await release('x', {}, 'http://127.0.0.1:1')).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
+      expect((await runCli(client.command, ['release', '--url', t.baseUrl, '--license', license.id])).code).toBe(2);
+    });
+
+    it('machine-id: one id per file, the same on every run and for racing first runs, mode 0600, LICENSE_MACHINE_ID wins', async () => {
+      const file = join(dir, `ids-${(n += 1)}`, 'machine-id');
+      const runs = await Promise.all(Array.from({ length: 4 }, () => runCli(client.command, ['machine-id', '--file', file])));
+      expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+      const id = runs[0]!.stdout;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(runs.map((r) => r.stdout)).toEqual([id, id, id, id]);
+      expect((await runCli(client.command, ['machine-id', '--file', file])).stdout).toBe(id);
+      expect(readFileSync(file, 'utf8').trim()).toBe(id);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const other = await runCli(client.command, ['machine-id', '--file', join(dir, `ids-${(n += 1)}`, 'machine-id')]);
+      expect(other.stdout).not.toBe(id);
+      const overridden = await runCliWithEnv(client.command, ['machine-id', '--file', file], { LICENSE_MACHINE_ID: 'panel-server-7' });
+      expect(overridden.stdout).toBe('panel-server-7');
+      // a damaged file is replaced by a fresh id
+      writeFileSync(file, '\n');
+      const fresh = (await runCli(client.command, ['machine-id', '--file', file])).stdout;
+      expect(fresh).toMatch(/^[0-9a-f-]{36}$/);
+      expect(fresh).not.toBe(id);
     });
 
     it('exits 2 on usage errors', async () => {

@@ -4,10 +4,14 @@ import { readFileSync } from 'node:fs';
 import { LicenseClient } from './client.js';
 import type { JwkSet } from './jws.js';
 import { verifyLicenseFile } from './license-file.js';
+import { machineId } from './machine-id.js';
+import { releaseMachine } from './release.js';
 
 const USAGE = `usage:
   license-client validate --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE --cache FILE [--grace-hours H]
-  license-client verify-file --keys JWKS_FILE --license-file FILE --product ID [--hwid HWID]`;
+  license-client verify-file --keys JWKS_FILE --license-file FILE --product ID [--hwid HWID]
+  license-client release --url URL --license KEY --product ID --hwid HWID
+  license-client machine-id --file FILE`;
 
 class UsageError extends Error {}
 
@@ -68,6 +72,22 @@ async function main(argv: string[]): Promise<number> {
     }
     console.log(result.valid ? 'VALID' : `INVALID ${result.reason}`);
     return result.valid ? 0 : 1;
+  }
+  if (command === 'release') {
+    const a = parseArgs(rest, ['url', 'license', 'product', 'hwid'], []);
+    try {
+      new URL(a.url!);
+    } catch {
+      throw new UsageError(`--url ${a.url} is not a URL`);
+    }
+    const result = await releaseMachine(a.url!, { licenseId: a.license!, productId: a.product!, hwid: a.hwid! });
+    console.log(result.status === 'INVALID' ? `INVALID ${result.reason}` : result.status);
+    return result.status === 'INVALID' ? 1 : 0;
+  }
+  if (command === 'machine-id') {
+    const a = parseArgs(rest, ['file'], []);
+    console.log(await machineId(a.file!));
+    return 0;
   }
   throw new UsageError(command === undefined ? 'no command given' : `unknown command ${command}`);
 }

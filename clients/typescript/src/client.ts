@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PinnedKeys, type JwkSet } from './jws.js';
+import { releaseMachine, retryAfter, serviceUrl, type ReleaseRequest, type ReleaseResult } from './release.js';
 
 export interface ReceiptPayload {
   licenseId: string;
@@ -55,16 +56,26 @@ export class LicenseClient {
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
 
+  /** Frees this machine's slot: see releaseMachine (release.ts). */
+  release(request: ReleaseRequest): Promise<ReleaseResult> {
+    return releaseMachine(this.options.url, request, { timeoutMs: this.timeoutMs });
+  }
+
+  private endpoint(path: string): string {
+    return serviceUrl(this.options.url, path);
+  }
+
   async validate(request: ValidateRequest): Promise<ValidationResult> {
     if (Date.now() < this.quietUntil) return this.fallback(request, 'RATE_LIMITED');
     const nonce = randomBytes(32).toString('base64url');
     let response: Response;
     try {
-      response = await fetch(`${this.options.url.replace(/\/+$/, '')}/licenses/validate`, {
+      response = await fetch(this.endpoint('/licenses/validate'), {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ ...request, nonce }),
         signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'manual', // an answer must come from the configured service, not wherever it points
       });
     } catch {
       return this.fallback(request, 'UNREACHABLE'); // connection error or timeout
@@ -75,8 +86,7 @@ export class LicenseClient {
     }
     if (response.status === 429) {
       await response.body?.cancel();
-      const seconds = Number(response.headers.get('retry-after'));
-      const retryAfterSeconds = Number.isFinite(seconds) && seconds > 0 ? seconds : 60;
+      const retryAfterSeconds = retryAfter(response);
       this.quietUntil = Date.now() + retryAfterSeconds * 1000;
       return this.fallback(request, 'RATE_LIMITED', retryAfterSeconds);
     }

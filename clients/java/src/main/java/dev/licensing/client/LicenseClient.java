@@ -24,6 +24,7 @@ public final class LicenseClient {
     private static final long CLOCK_SKEW_MS = 5 * 60_000L;
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    private final String baseUrl;
     private final URI validateUri;
     private final PinnedKeys keys;
     private final Path cacheFile;
@@ -41,6 +42,7 @@ public final class LicenseClient {
      */
     public LicenseClient(String url, PinnedKeys keys, Path cacheFile, double graceHours, Duration timeout) {
         if (graceHours < 0 || Double.isNaN(graceHours)) throw new IllegalArgumentException("graceHours must be >= 0");
+        this.baseUrl = url;
         this.validateUri = URI.create(url.replaceAll("/+$", "") + "/licenses/validate");
         this.keys = keys;
         this.cacheFile = cacheFile;
@@ -48,6 +50,11 @@ public final class LicenseClient {
         this.timeout = timeout;
         // HTTP/1.1: no h2c upgrade attempt on plain-HTTP URLs (some proxies mishandle it).
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+    }
+
+    /** Frees this machine's slot ({@code hwid} and/or {@code ip}): see {@link SelfRelease}. */
+    public ReleaseResult release(String licenseId, String productId, String hwid, String ip) {
+        return SelfRelease.release(baseUrl, licenseId, productId, hwid, ip, timeout);
     }
 
     public ValidationResult validate(String licenseId, String productId, String hwid) {

@@ -14,7 +14,9 @@ public final class Main {
     private static final String USAGE = """
             usage:
               java -jar license-client.jar validate --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE --cache FILE [--grace-hours H]
-              java -jar license-client.jar verify-file --keys JWKS_FILE --license-file FILE --product ID [--hwid HWID]""";
+              java -jar license-client.jar verify-file --keys JWKS_FILE --license-file FILE --product ID [--hwid HWID]
+              java -jar license-client.jar release --url URL --license KEY --product ID --hwid HWID
+              java -jar license-client.jar machine-id --file FILE""";
 
     private static final class UsageError extends Exception {
         private static final long serialVersionUID = 1L;
@@ -66,6 +68,26 @@ public final class Main {
                     a.get("product"), a.get("hwid"), System.currentTimeMillis());
             System.out.println(reason == null ? "VALID" : "INVALID " + reason);
             return reason == null ? 0 : 1;
+        }
+        if (command.equals("release")) {
+            Map<String, String> a = parse(rest, List.of("url", "license", "product", "hwid"), List.of());
+            ReleaseResult result;
+            try {
+                result = SelfRelease.release(a.get("url"), a.get("license"), a.get("product"), a.get("hwid"), null, Duration.ofSeconds(10));
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(e.getMessage());
+            }
+            System.out.println(result);
+            return result.status() == ReleaseResult.Status.INVALID ? 1 : 0;
+        }
+        if (command.equals("machine-id")) {
+            Map<String, String> a = parse(rest, List.of("file"), List.of());
+            try {
+                System.out.println(MachineId.of(Path.of(a.get("file"))));
+            } catch (IOException | RuntimeException e) {
+                throw new UsageError("cannot keep a machine id in " + a.get("file") + ": " + e.getMessage());
+            }
+            return 0;
         }
         throw new UsageError("unknown command " + command);
     }
