@@ -8,6 +8,7 @@ import { badRequest } from '../../http/errors.js';
 import { createValidator } from './validation.service.js';
 import type { ValidationRequest } from './validation.types.js';
 import { signCompact } from '../signing/jws.js';
+import { pinnedKids } from '../signing/key-ring.js';
 
 const RECEIPT_HEADER = 'Validation-Receipt';
 
@@ -32,7 +33,9 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or ' +
           'non-string fields are 400. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS ' +
           '(EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis}, ' +
-          'verifiable with GET /.well-known/jwks.json. Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
+          'verifiable with GET /.well-known/jwks.json. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is ' +
+          'signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; ' +
+          'a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
         body: ValidateBodySchema,
         response: {
           200: {
@@ -52,7 +55,8 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (nonce !== undefined) {
         const timestampEpochMillis = decision.decidedAtEpochMillis ?? Date.now(); // the time the recorded attempt carries
         const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis };
-        reply.header(RECEIPT_HEADER, signCompact(await app.signingKeys.current(), 'validation-receipt', payload));
+        const key = await app.signingKeys.forClient(pinnedKids(request.headers['receipt-key-ids']));
+        reply.header(RECEIPT_HEADER, signCompact(key, 'validation-receipt', payload));
       }
       return { valid };
     },

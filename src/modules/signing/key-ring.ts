@@ -1,22 +1,41 @@
-// The signing keys as the request path sees them: the current key cached in memory, re-read
-// from the database at most once per REFRESH_MS so that a rotation made on another instance
-// is picked up within that time (the rotating instance sees it at once). Requests without a
-// nonce never touch this.
+// The signing keys as the request path sees them: the keys that may sign (the current one
+// and the retired ones) cached in memory, re-read from the database at most once per
+// REFRESH_MS, so an activation or deletion made on another instance is picked up within
+// that time (the instance that made it sees it at once). Requests without a nonce never
+// touch this.
 import type { Db } from '../../db/database.js';
 import { generateSigningKeyPem, publicJwk, signingKeyFromPem, type PublicJwk, type SigningKey } from './key-material.js';
 import * as repo from './signing.repository.js';
 
 const REFRESH_MS = 1000;
+/** Receipt-Key-Ids beyond this many kids are ignored (a client pins a handful). */
+const MAX_PINNED_KIDS = 16;
 
 export interface KeyRing {
   /** The key configured in SIGNING_KEY, or null when keys live in the database. */
   readonly configured: SigningKey | null;
   /** The key that signs now. */
   current(): Promise<SigningKey>;
-  /** Every published public key, the current one first. */
+  /**
+   * The key that signs a receipt for a client pinning `kids` (DECISIONS.md: rotation that
+   * strands no installed client): the current key if the client lists it, else a retired key
+   * it lists (in its order), else the current key. A next key never signs.
+   */
+  forClient(kids: readonly string[]): Promise<SigningKey>;
+  /** Every published public key: the current one, the next one, then retired ones (newest first). */
   jwks(): Promise<{ keys: PublicJwk[] }>;
-  /** Forgets the cached key (after a rotation on this instance). */
+  /** Forgets the cached keys (after a change on this instance). */
   invalidate(): void;
+}
+
+/** The kids a `Receipt-Key-Ids` header lists; anything malformed is ignored, never an error. */
+export function pinnedKids(header: string | string[] | undefined): string[] {
+  const text = Array.isArray(header) ? header.join(',') : header;
+  if (!text) return [];
+  return text
+    .split(',', MAX_PINNED_KIDS)
+    .map((kid) => kid.trim())
+    .filter((kid) => /^[A-Za-z0-9_-]{1,128}$/.test(kid));
 }
 
 /** Creates the first stored key when none exists; instances racing here all end up with the same one. */
@@ -27,39 +46,69 @@ async function ensureStoredKey(db: Db): Promise<void> {
   await repo.insertCurrentIfNone(db, { kid: key.kid, slot: repo.CURRENT, private_key: pem, public_x: key.x, created_at: Date.now(), retired_at: null });
 }
 
+interface Signable {
+  current: SigningKey;
+  retired: Map<string, SigningKey>;
+}
+
+const STATE_ORDER: Record<repo.KeyState, number> = { current: 0, next: 1, retired: 2 };
+
 export async function createKeyRing(db: Db, configuredPem: string | null): Promise<KeyRing> {
   const configured = configuredPem ? signingKeyFromPem(configuredPem) : null;
   if (!configured) await ensureStoredKey(db);
 
-  let cached: SigningKey | null = configured;
+  /** Parsed keys by kid: a PEM is parsed once, however often the ring is re-read. */
+  const parsed = new Map<string, SigningKey>();
+  let cached: Signable | null = null;
   let loadedAt = 0;
-  let loading: Promise<SigningKey> | null = null;
+  let loading: Promise<Signable> | null = null;
 
-  const load = async (): Promise<SigningKey> => {
-    let row = await repo.findCurrent(db);
-    if (!row) {
+  const load = async (): Promise<Signable> => {
+    let rows = await repo.listSignable(db);
+    if (!rows.some((r) => r.slot === repo.CURRENT)) {
       await ensureStoredKey(db); // every key was removed by hand: start a new one
-      row = (await repo.findCurrent(db))!;
+      rows = await repo.listSignable(db);
     }
-    if (cached?.kid !== row.kid) cached = signingKeyFromPem(row.private_key);
+    const keyOf = (row: (typeof rows)[number]) => {
+      let key = parsed.get(row.kid);
+      if (!key) parsed.set(row.kid, (key = signingKeyFromPem(row.private_key)));
+      return key;
+    };
+    const retired = new Map(rows.filter((r) => r.slot !== repo.CURRENT).map((r) => [r.kid, keyOf(r)]));
+    for (const kid of parsed.keys()) if (!retired.has(kid) && !rows.some((r) => r.kid === kid)) parsed.delete(kid); // deleted keys
+    cached = { current: keyOf(rows.find((r) => r.slot === repo.CURRENT)!), retired };
     loadedAt = Date.now();
     return cached;
+  };
+
+  const signable = async (): Promise<Signable> => {
+    if (cached && Date.now() - loadedAt < REFRESH_MS) return cached;
+    loading ??= load().finally(() => (loading = null));
+    return loading;
   };
 
   return {
     configured,
     async current() {
+      return configured ?? (await signable()).current;
+    },
+    async forClient(kids) {
       if (configured) return configured;
-      if (cached && Date.now() - loadedAt < REFRESH_MS) return cached;
-      loading ??= load().finally(() => (loading = null));
-      return loading;
+      const ring = await signable();
+      if (kids.length === 0 || kids.includes(ring.current.kid)) return ring.current;
+      for (const kid of kids) {
+        const retired = ring.retired.get(kid);
+        if (retired) return retired;
+      }
+      return ring.current;
     },
     async jwks() {
       const rows = await repo.listPublic(db);
       const stored = rows
         .filter((r) => r.kid !== configured?.kid)
-        .sort((a, b) => Number(b.slot === repo.CURRENT) - Number(a.slot === repo.CURRENT))
-        .map((r) => publicJwk(r.public_x));
+        .map((r, newest) => ({ r, newest, rank: configured ? STATE_ORDER.retired : STATE_ORDER[repo.stateOf(r)] }))
+        .sort((a, b) => a.rank - b.rank || a.newest - b.newest)
+        .map(({ r }) => publicJwk(r.public_x));
       return { keys: configured ? [publicJwk(configured.x), ...stored] : stored };
     },
     invalidate() {

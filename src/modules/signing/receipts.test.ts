@@ -73,15 +73,21 @@ describe.each(DIALECTS)('signed validation receipts (%s)', (dialect) => {
     }
   });
 
-  it('rotates: the new key signs, the retired one stays published and what it signed still verifies', async () => {
+  it('activateNow rotates at once: the new key signs, the retired one stays published and what it signed still verifies', async () => {
     const license = await newLicense(t);
     const args = { licenseId: license.id, productId: license.productId, hwid: 'HW-R' };
     const oldReceipt = receiptOf(await validate(t, { ...args, nonce: nonce() }))!;
     const oldKid = (await jwksOf(t)).keys[0].kid;
 
-    const rotated = await t.admin('POST', '/admin/signing-keys');
+    const rotated = await t.admin('POST', '/admin/signing-keys', { body: { activateNow: true } });
     expect(rotated.status).toBe(201);
-    expect(rotated.json).toEqual({ kid: expect.any(String), createdAtEpochMillis: expect.any(Number), retiredAtEpochMillis: null, current: true });
+    expect(rotated.json).toEqual({
+      kid: expect.any(String),
+      createdAtEpochMillis: expect.any(Number),
+      retiredAtEpochMillis: null,
+      current: true,
+      state: 'current',
+    });
     const jwks = await jwksOf(t);
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual([rotated.json.kid, oldKid]);
     expect(verifyJws(oldReceipt, jwks).header.kid).toBe(oldKid);
@@ -90,7 +96,7 @@ describe.each(DIALECTS)('signed validation receipts (%s)', (dialect) => {
 
     const list = await t.admin('GET', '/admin/signing-keys');
     expect(list.json[0]).toEqual(rotated.json);
-    expect(list.json.find((k: { kid: string }) => k.kid === oldKid)).toMatchObject({ current: false, retiredAtEpochMillis: expect.any(Number) });
+    expect(list.json.find((k: { kid: string }) => k.kid === oldKid)).toMatchObject({ current: false, state: 'retired', retiredAtEpochMillis: expect.any(Number) });
     expect(JSON.stringify(list.json)).not.toMatch(/PRIVATE|"d"/);
 
     expect((await t.admin('DELETE', `/admin/signing-keys/${rotated.json.kid}`)).status).toBe(409);
@@ -105,7 +111,7 @@ describe.each(DIALECTS)('signed validation receipts (%s)', (dialect) => {
   });
 
   it('serialises concurrent rotations: one current key, every new key published', async () => {
-    const results = await Promise.all([1, 2, 3].map(() => t.admin('POST', '/admin/signing-keys')));
+    const results = await Promise.all([1, 2, 3].map(() => t.admin('POST', '/admin/signing-keys', { body: { activateNow: true } })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
     const list = (await t.admin('GET', '/admin/signing-keys')).json as { kid: string; current: boolean }[];
     expect(list.filter((k) => k.current)).toHaveLength(1);
@@ -196,7 +202,7 @@ describe.each(DIALECTS)('signing key storage and configuration (%s)', (dialect) 
         expect(await a.app.db.selectFrom('signing_keys').select('kid').execute()).toHaveLength(1);
         expect((await rings[0].current()).kid).toBe((await rings[1].current()).kid);
         // A rotation on one instance is what the other signs with shortly after (it re-reads within a second).
-        const rotated = await a.admin('POST', '/admin/signing-keys');
+        const rotated = await a.admin('POST', '/admin/signing-keys', { body: { activateNow: true } });
         await new Promise((resolve) => setTimeout(resolve, 1100));
         const license = await newLicense(b);
         const res = await validate(b, { licenseId: license.id, productId: license.productId, hwid: 'h', nonce: nonce() });
@@ -220,9 +226,12 @@ describe.each(DIALECTS)('signing key storage and configuration (%s)', (dialect) 
       const license = await newLicense(t);
       const res = await validate(t, { licenseId: license.id, productId: license.productId, hwid: 'h', nonce: nonce() });
       expect(verifyJws(receiptOf(res)!, jwks).header.kid).toBe(jwks.keys[0].kid);
-      const rotate = await t.admin('POST', '/admin/signing-keys');
-      expect(rotate.status).toBe(409);
-      expect(rotate.json.error).toMatch(/SIGNING_KEY/);
+      for (const body of [undefined, { activateNow: true }]) {
+        const rotate = await t.admin('POST', '/admin/signing-keys', { body });
+        expect(rotate.status).toBe(409);
+        expect(rotate.json.error).toMatch(/SIGNING_KEY/);
+      }
+      expect((await t.admin('POST', `/admin/signing-keys/${jwks.keys[0].kid}/activate`)).status).toBe(409);
       const list = await t.admin('GET', '/admin/signing-keys');
       expect(list.json[0]).toMatchObject({ kid: jwks.keys[0].kid, current: true });
       const secret = pem.split('\n')[1]!;

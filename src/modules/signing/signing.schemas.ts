@@ -5,10 +5,30 @@ import { NullableInteger } from '../../http/schemas.js';
 export const SigningKeySchema = Type.Object({
   kid: Type.String({ description: 'Key id: the RFC 7638 thumbprint of the public key (base64url SHA-256)' }),
   createdAtEpochMillis: Type.Integer({ description: 'When the key was created (for a configured key: when this instance started)' }),
-  retiredAtEpochMillis: NullableInteger({ description: 'When a rotation retired it; null while current' }),
-  current: Type.Boolean({ description: 'Whether it signs receipts and license files now' }),
+  retiredAtEpochMillis: NullableInteger({ description: 'When an activation retired it; null while next or current' }),
+  current: Type.Boolean({ description: 'Whether it signs receipts and license files now (state is current)' }),
+  state: Type.Unsafe<'next' | 'current' | 'retired'>({
+    type: 'string',
+    enum: ['next', 'current', 'retired'],
+    description:
+      'next: published in the JWK Set, never signs (ship it in a client release before activating it); ' +
+      'current: signs; retired: published, signs only for clients that pin it and not the current key (Receipt-Key-Ids)',
+  }),
 });
 export type SigningKeyView = Static<typeof SigningKeySchema>;
+
+export const CreateSigningKeyBodySchema = Type.Object(
+  {
+    activateNow: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: the new key becomes current at once and the current one is retired (a leaked key). ' +
+          'Clients that pin only the old set keep verifying with the retired key until you delete it.',
+      }),
+    ),
+  },
+  { description: 'Optional; without it the key is created as next' },
+);
 
 export const KidParams = Type.Object({ kid: Type.String({ description: 'Key id (kid)' }) });
 
@@ -23,7 +43,7 @@ export const JwkSetSchema = Type.Object(
         alg: Type.Literal('EdDSA'),
         use: Type.Literal('sig'),
       }),
-      { description: 'The key in use first, retired keys after it' },
+      { description: 'The current key first, then the next key, then retired keys (newest first)' },
     ),
   },
   { description: 'JWK Set (RFC 7517)' },
