@@ -1,4 +1,5 @@
-// Signed answers in a real browser: the Master Admin rotates the signing key, a product's
+// Signed answers in a real browser: the Master Admin rotates the signing key (next, activate,
+// delete; and a leaked key replaced at once), a product's
 // Integrate panel shows its id, the key set and copyable snippets, and a license page
 // downloads a license file that verifies.
 import { readFileSync } from 'node:fs';
@@ -27,17 +28,41 @@ describe('portal: signing keys, Integrate panel, license files', () => {
     await t?.close();
   });
 
-  it('rotates the signing key from the Signing keys page', async () => {
-    const before = (await t.req('GET', '/.well-known/jwks.json')).json as { keys: { kid: string }[] };
+  it('rotates the signing key in the safe order: create next, activate, delete the old key; and replaces a leaked key at once', async () => {
+    type Keys = { keys: { kid: string }[] };
+    const kids = async () => ((await t.req('GET', '/.well-known/jwks.json')).json as Keys).keys.map((k) => k.kid);
+    const row = (kid: string) => admin.getByRole('row', { name: new RegExp(kid.slice(0, 12)) });
+    const [oldKid] = await kids();
     await navLink(admin, 'Signing keys').click();
-    await admin.getByRole('row', { name: new RegExp(before.keys[0]!.kid.slice(0, 12)) }).getByText('Current').waitFor();
-    await admin.getByRole('button', { name: 'Rotate key' }).click();
-    await admin.getByRole('dialog').getByRole('button', { name: 'Rotate' }).click();
+    await row(oldKid!).getByText('Current').waitFor();
+    expect(await admin.getByTestId('rotation-order').innerText()).toMatch(/create a next key, ship a release .* activate .* delete the old key/);
+
+    await admin.getByRole('button', { name: 'Create next key' }).click();
+    await admin.getByText(/Next key .* created/).waitFor();
+    const [, nextKid] = await kids();
+    await row(nextKid!).getByText(/Next \(published, not signing\)/).waitFor();
+    expect(await admin.getByRole('button', { name: 'Create next key' }).isDisabled()).toBe(true);
+    await screenshot(admin, 'signing-keys-next');
+
+    await row(nextKid!).getByRole('button', { name: 'Activate' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Activate' }).click();
+    await row(nextKid!).getByText('Current').waitFor();
+    await row(oldKid!).getByText(/Retired/).waitFor();
+    expect(await kids()).toEqual([nextKid, oldKid]);
+
+    await row(oldKid!).getByRole('button', { name: 'Delete' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click();
+    await expect.poll(kids).toEqual([nextKid]);
+
+    // A leaked key: replaced at once, after a confirmation.
+    await admin.getByRole('button', { name: 'Key leaked: replace now' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Replace now' }).click();
     await admin.getByText(/is now current/).waitFor();
-    const after = (await t.req('GET', '/.well-known/jwks.json')).json as { keys: { kid: string }[] };
-    expect(after.keys.map((k) => k.kid)).toEqual([expect.any(String), before.keys[0]!.kid]);
-    await admin.getByRole('row', { name: new RegExp(before.keys[0]!.kid.slice(0, 12)) }).getByText(/Retired/).waitFor();
-    expect(JSON.parse(await admin.getByTestId('jwks').innerText())).toEqual(after);
+    const after = await kids();
+    expect(after).toHaveLength(2);
+    expect(after[1]).toBe(nextKid);
+    await row(nextKid!).getByText(/Retired/).waitFor();
+    expect(JSON.parse(await admin.getByTestId('jwks').innerText()).keys.map((k: { kid: string }) => k.kid)).toEqual(after);
     await screenshot(admin, 'signing-keys');
   }, STEP);
 

@@ -778,7 +778,7 @@ export type paths = {
         put?: never;
         /**
          * Validate a license (public)
-         * @description Checks in order: product match, expiry (at or past is expired), IP slot, HWID slot; the first failure answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or non-string fields are 400. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS (EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis}, verifiable with GET /.well-known/jwks.json. Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).
+         * @description Checks in order: product match, expiry (at or past is expired), IP slot, HWID slot; the first failure answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or non-string fields are 400. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS (EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis}, verifiable with GET /.well-known/jwks.json. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).
          */
         post: operations["postLicensesValidate"];
         delete?: never;
@@ -816,7 +816,7 @@ export type paths = {
         };
         /**
          * Public keys that verify validation receipts and license files (public)
-         * @description Clients should pin this set at build time rather than fetch it at run time: a fake server could serve its own. Retired keys stay listed until the Master Admin deletes them.
+         * @description Clients should pin this set at build time rather than fetch it at run time: a fake server could serve its own. Order: the current key, the next key (published before it signs, so clients can ship it), then retired keys, which stay listed until the Master Admin deletes them.
          */
         get: operations["getWellKnownJwksJson"];
         put?: never;
@@ -841,12 +841,34 @@ export type paths = {
         get: operations["getAdminSigningKeys"];
         put?: never;
         /**
-         * Rotate: make a new key current and retire the old one
-         * @description The retired key stays published in the JWK Set. Other instances start signing with the new key within a second.
+         * Create a signing key: next (published, never signs) or, with activateNow, current at once
+         * @description Safe rotation: create a next key, ship a client release that pins the new JWK Set, activate the key when you like, delete the old key once no installed copy needs it. Clients that pin only the old set keep verifying meanwhile: they list their kids in Receipt-Key-Ids and retired keys sign for them. activateNow (a leaked key) makes the new key current and retires the current one in one step. Other instances follow within a second.
          *
          *     Master Admin only
          */
         post: operations["postAdminSigningKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/signing-keys/{kid}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate the next key: it signs from now on, the current key is retired
+         * @description The retired key stays published and signs for clients that pin only it, until you delete it.
+         *
+         *     Master Admin only
+         */
+        post: operations["postAdminSigningKeysByKidActivate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -864,8 +886,10 @@ export type paths = {
         put?: never;
         post?: never;
         /**
-         * Delete a retired signing key (what it signed no longer verifies)
-         * @description Master Admin only
+         * Delete a next or retired signing key (what it signed no longer verifies; it never signs again)
+         * @description The kill switch for a leaked key: clients that pin only it go UNVERIFIED (then VALID_OFFLINE within their grace). Other instances stop using it within a second.
+         *
+         *     Master Admin only
          */
         delete: operations["deleteAdminSigningKeysByKid"];
         options?: never;
@@ -1571,7 +1595,7 @@ export type components = {
         };
         /** @description JWK Set (RFC 7517) */
         JwkSet: {
-            /** @description The key in use first, retired keys after it */
+            /** @description The current key first, then the next key, then retired keys (newest first) */
             keys: {
                 /** @enum {string} */
                 kty: "OKP";
@@ -1592,10 +1616,20 @@ export type components = {
             kid: string;
             /** @description When the key was created (for a configured key: when this instance started) */
             createdAtEpochMillis: number;
-            /** @description When a rotation retired it; null while current */
+            /** @description When an activation retired it; null while next or current */
             retiredAtEpochMillis: number | null;
-            /** @description Whether it signs receipts and license files now */
+            /** @description Whether it signs receipts and license files now (state is current) */
             current: boolean;
+            /**
+             * @description next: published in the JWK Set, never signs (ship it in a client release before activating it); current: signs; retired: published, signs only for clients that pin it and not the current key (Receipt-Key-Ids)
+             * @enum {string}
+             */
+            state: "next" | "current" | "retired";
+        };
+        /** @description Optional; without it the key is created as next */
+        CreateSigningKeyBody: {
+            /** @description true: the new key becomes current at once and the current one is retired (a leaked key). Clients that pin only the old set keep verifying with the retired key until you delete it. */
+            activateNow?: boolean;
         };
         LicenseFileBody: {
             /** @description How long the file is valid offline (default 365) */
@@ -1687,6 +1721,7 @@ export type ReleaseBody = components['schemas']['ReleaseBody'];
 export type ReleaseResult = components['schemas']['ReleaseResult'];
 export type JwkSet = components['schemas']['JwkSet'];
 export type SigningKey = components['schemas']['SigningKey'];
+export type CreateSigningKeyBody = components['schemas']['CreateSigningKeyBody'];
 export type LicenseFileBody = components['schemas']['LicenseFileBody'];
 export type LicenseFile = components['schemas']['LicenseFile'];
 export type WebhookForm = components['schemas']['WebhookForm'];
@@ -6015,7 +6050,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional; without it the key is created as next */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSigningKeyBody"];
+            };
+        };
         responses: {
             /** @description Created */
             201: {
@@ -6024,6 +6064,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SigningKey"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials */
@@ -6045,7 +6094,105 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SIGNING_KEY is configured */
+            /** @description SIGNING_KEY is configured, or a next key exists already (without activateNow) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminSigningKeysByKidActivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Key id (kid) */
+                kid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningKey"];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not next, or SIGNING_KEY is configured */
             409: {
                 headers: {
                     [name: string]: unknown;

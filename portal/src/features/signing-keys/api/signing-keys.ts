@@ -1,4 +1,5 @@
-// Signing keys (Master Admin): list, rotate, delete a retired one; and the public JWK Set.
+// Signing keys (Master Admin): list, create (next, or current at once for a leaked key),
+// activate a next key, delete a next or retired one; and the public JWK Set.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { invalidate, keys } from '../../../lib/query-keys';
@@ -13,9 +14,21 @@ export const useSigningKeys = () => useQuery(signingKeysQueryOptions());
 export const useJwks = () =>
   useQuery({ queryKey: [...keys.signingKeys, 'jwks'], queryFn: ({ signal }) => api.get<JwkSet>('/.well-known/jwks.json', undefined, signal) });
 
-export function useRotateSigningKey() {
+/** Creates a key: `next` by default, or current at once with `activateNow` (a leaked key). */
+export function useCreateSigningKey() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: () => api.post<SigningKey>('/admin/signing-keys'), onSuccess: () => invalidate(queryClient, keys.signingKeys) });
+  return useMutation({
+    mutationFn: (activateNow: boolean) => api.post<SigningKey>('/admin/signing-keys', activateNow ? { activateNow: true } : {}),
+    onSuccess: () => invalidate(queryClient, keys.signingKeys),
+  });
+}
+
+export function useActivateSigningKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (kid: string) => api.post<SigningKey>(`/admin/signing-keys/${encodeURIComponent(kid)}/activate`),
+    onSuccess: () => invalidate(queryClient, keys.signingKeys),
+  });
 }
 
 export function useDeleteSigningKey() {

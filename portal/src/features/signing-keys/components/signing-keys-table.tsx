@@ -1,14 +1,28 @@
+// The keys with their state (current, next, retired): Activate for a next key, Delete for a
+// next or retired one, each asking first.
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorMessage } from '../../../components/status';
 import { Table } from '../../../components/table';
 import { formatDateTime } from '../../../lib/format';
 import type { SigningKey } from '../../../types/api';
-import { useDeleteSigningKey } from '../api/signing-keys';
+import { useActivateSigningKey, useDeleteSigningKey } from '../api/signing-keys';
+
+function StateBadge({ signingKey }: { signingKey: SigningKey }) {
+  if (signingKey.state === 'current') return <span className="badge badge-ok">Current</span>;
+  if (signingKey.state === 'next') return <span className="badge badge-muted">Next (published, not signing)</span>;
+  return (
+    <span className="badge badge-muted">
+      Retired{signingKey.retiredAtEpochMillis ? ` on ${formatDateTime(signingKey.retiredAtEpochMillis)}` : ''}
+    </span>
+  );
+}
 
 export function SigningKeysTable({ signingKeys }: { signingKeys: SigningKey[] }) {
   const [deleting, setDeleting] = useState<SigningKey | null>(null);
+  const [activating, setActivating] = useState<SigningKey | null>(null);
   const remove = useDeleteSigningKey();
+  const activate = useActivateSigningKey();
   return (
     <>
       <Table
@@ -17,7 +31,7 @@ export function SigningKeysTable({ signingKeys }: { signingKeys: SigningKey[] })
           <tr>
             <th scope="col">Key id (kid)</th>
             <th scope="col">Created</th>
-            <th scope="col">Status</th>
+            <th scope="col">State</th>
             <th scope="col">Actions</th>
           </tr>
         }
@@ -29,14 +43,15 @@ export function SigningKeysTable({ signingKeys }: { signingKeys: SigningKey[] })
             </td>
             <td>{formatDateTime(key.createdAtEpochMillis)}</td>
             <td>
-              {key.current ? (
-                <span className="badge badge-ok">Current</span>
-              ) : (
-                <span className="badge badge-muted">Retired{key.retiredAtEpochMillis ? ` on ${formatDateTime(key.retiredAtEpochMillis)}` : ''}</span>
-              )}
+              <StateBadge signingKey={key} />
             </td>
-            <td>
-              {!key.current ? (
+            <td className="actions-cell">
+              {key.state === 'next' ? (
+                <button type="button" className="button button-small button-primary" onClick={() => setActivating(key)}>
+                  Activate
+                </button>
+              ) : null}
+              {key.state !== 'current' ? (
                 <button type="button" className="button button-small button-danger" onClick={() => setDeleting(key)}>
                   Delete
                 </button>
@@ -46,8 +61,22 @@ export function SigningKeysTable({ signingKeys }: { signingKeys: SigningKey[] })
         ))}
       </Table>
       <ConfirmDialog
+        open={activating !== null}
+        title="Activate this key?"
+        confirmLabel="Activate"
+        busy={activate.isPending}
+        onCancel={() => {
+          activate.reset();
+          setActivating(null);
+        }}
+        onConfirm={() => activating && activate.mutate(activating.kid, { onSuccess: () => setActivating(null) })}
+      >
+        <p>It signs from now on; the current key is retired and keeps signing for installed copies that pin only it, until you delete it.</p>
+        <ErrorMessage error={activate.error} />
+      </ConfirmDialog>
+      <ConfirmDialog
         open={deleting !== null}
-        title="Delete this retired key?"
+        title={deleting?.state === 'next' ? 'Delete this next key?' : 'Delete this retired key?'}
         confirmLabel="Delete key"
         danger
         busy={remove.isPending}
@@ -57,7 +86,10 @@ export function SigningKeysTable({ signingKeys }: { signingKeys: SigningKey[] })
         }}
         onConfirm={() => deleting && remove.mutate(deleting.kid, { onSuccess: () => setDeleting(null) })}
       >
-        <p>It leaves the published key set. Receipts and license files it signed stop verifying in clients that fetch the new set.</p>
+        <p>
+          It leaves the published key set and never signs again. Installed copies that pin only this key stop verifying answers (they run
+          on their offline grace, then stop). Receipts and license files it signed stop verifying.
+        </p>
         <ErrorMessage error={remove.error} />
       </ConfirmDialog>
     </>
