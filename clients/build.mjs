@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(fileURLToPath(import.meta.url));
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit', cwd: root });
 
-run(process.execPath, [join(root, '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'typescript', 'tsconfig.json')]);
+// The TypeScript package builds itself (ESM and CommonJS); Node finds the root's TypeScript.
+run(process.execPath, [join(root, 'typescript', 'build.mjs')]);
 
 const javaDir = join(root, 'java');
 const build = join(javaDir, 'build');

@@ -33,11 +33,13 @@ function runCliWithEnv(command: readonly string[], args: string[], env: Record<s
 }
 
 /** A fake licensing server: answers every request with `handler`. */
-async function fakeServer(handler: (body: Record<string, string>, res: ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+async function fakeServer(
+  handler: (body: Record<string, string>, res: ServerResponse, req: IncomingMessage) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req: IncomingMessage, res) => {
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString()));
-    req.on('end', () => handler(JSON.parse(text || '{}') as Record<string, string>, res));
+    req.on('end', () => handler(JSON.parse(text || '{}') as Record<string, string>, res, req));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -89,6 +91,41 @@ for (const client of CLIENTS) {
       expect(await validate(t.baseUrl, license, 'HW-1', cache)).toMatchObject({ code: 0, stdout: 'VALID' });
       const cached = JSON.parse(readFileSync(cache, 'utf8')) as { receipt: string };
       expect(cached.receipt.split('.')).toHaveLength(3);
+      expect(statSync(cache).mode & 0o777).toBe(0o600); // the owner's only
+    });
+
+    it('sends the kids it pins in Receipt-Key-Ids', async () => {
+      const license = await newLicense(t);
+      const pinned = (JSON.parse(readFileSync(keysFile, 'utf8')) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+      let header: string | string[] | undefined;
+      const fake = await fakeServer((_body, res, req) => {
+        header = req.headers['receipt-key-ids'];
+        sendJson(res, 503, { error: 'down' });
+      });
+      try {
+        expect((await validate(fake.url, license, 'HW', cacheFile())).stdout).toBe('INVALID UNREACHABLE');
+        expect(header).toBe(pinned.join(', '));
+      } finally {
+        await fake.close();
+      }
+    });
+
+    it('prints INVALID UNVERIFIED for a genuine receipt whose signature is re-encoded non-canonically (strict base64url)', async () => {
+      const license = await newLicense(t);
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const fake = await fakeServer(async (body, res) => {
+        const real = await t.req('POST', '/licenses/validate', { body });
+        const [h, p, sig] = (real.headers['validation-receipt'] as string).split('.') as [string, string, string];
+        // 64 bytes in 86 characters leave the last one 4 unused bits: setting one decodes to the same signature
+        const twin = `${sig.slice(0, -1)}${alphabet[alphabet.indexOf(sig.at(-1)!) | 1]}`;
+        sendJson(res, 200, real.json, { 'validation-receipt': `${h}.${p}.${twin}` });
+      });
+      try {
+        expect(await validate(fake.url, license, 'HW', cacheFile())).toMatchObject({ code: 1, stdout: 'INVALID UNVERIFIED' });
+        expect((await validate(t.baseUrl, license, 'HW', cacheFile())).stdout).toBe('VALID');
+      } finally {
+        await fake.close();
+      }
     });
 
     it('prints INVALID REJECTED for a genuine false answer and clears the cache', async () => {

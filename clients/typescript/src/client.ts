@@ -1,8 +1,8 @@
 // validate(): one request with a fresh nonce, a receipt checked against pinned keys, and the
 // last genuine success cached (the receipt itself, so an edited cache fails verification).
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { PinnedKeys, type JwkSet } from './jws.js';
 import { releaseMachine, retryAfter, serviceUrl, type ReleaseRequest, type ReleaseResult } from './release.js';
 
@@ -31,6 +31,8 @@ export interface LicenseClientOptions {
   graceHours?: number;
   /** Per-request timeout (default 10 000 ms). */
   timeoutMs?: number;
+  /** Hears what the client tolerates (a cache it cannot write or read); never throws at the caller. */
+  logger?: { warn(message: string): void };
 }
 
 export interface ValidateRequest {
@@ -72,7 +74,8 @@ export class LicenseClient {
     try {
       response = await fetch(this.endpoint('/licenses/validate'), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        // The kids this copy pins: the service signs with one of them, so a key rotation never strands it.
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'receipt-key-ids': this.keys.kids.join(', ') },
         body: JSON.stringify({ ...request, nonce }),
         signal: AbortSignal.timeout(this.timeoutMs),
         redirect: 'manual', // an answer must come from the configured service, not wherever it points
@@ -123,7 +126,8 @@ export class LicenseClient {
     let jws: string;
     try {
       jws = (JSON.parse(await readFile(this.options.cacheFile, 'utf8')) as { receipt?: unknown }).receipt as string;
-    } catch {
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.options.logger?.warn(`license cache ${this.options.cacheFile} is unreadable: ${(err as Error).message}`);
       return null;
     }
     const payload = typeof jws === 'string' ? this.genuineReceipt(jws, request) : null;
@@ -132,13 +136,29 @@ export class LicenseClient {
     return age >= 0 - 5 * 60_000 && age < this.graceMs ? payload : null; // 5 min of clock skew tolerated
   }
 
+  /**
+   * Writes the cache readable by its owner only (0600), atomically (a temporary file renamed
+   * over it). A cache that cannot be written costs only the offline grace: the VALID stands,
+   * and the logger hears why.
+   */
   private async writeCache(receipt: string): Promise<void> {
-    if (!this.options.cacheFile) return;
-    await mkdir(dirname(this.options.cacheFile), { recursive: true });
-    await writeFile(this.options.cacheFile, `${JSON.stringify({ receipt })}\n`, { mode: 0o600 });
+    const file = this.options.cacheFile;
+    if (!file) return;
+    const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(temp, `${JSON.stringify({ receipt })}\n`, { mode: 0o600 });
+      await rename(temp, file);
+    } catch (err) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      this.options.logger?.warn(`cannot write license cache ${file}: ${(err as Error).message}; offline grace unavailable`);
+    }
   }
 
   private async clearCache(): Promise<void> {
-    if (this.options.cacheFile) await rm(this.options.cacheFile, { force: true });
+    if (!this.options.cacheFile) return;
+    await rm(this.options.cacheFile, { force: true }).catch((err: Error) =>
+      this.options.logger?.warn(`cannot remove license cache ${this.options.cacheFile}: ${err.message}`),
+    );
   }
 }

@@ -1,28 +1,40 @@
 package dev.licensing.client;
 
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Validates a license with a fresh nonce per call and trusts only answers whose receipt is
  * signed by a pinned key and repeats this request. The last genuine success is cached (the
  * receipt itself, so an edited cache fails verification) and keeps the software running for
  * {@code graceHours} while the service cannot be reached.
+ *
+ * <p>{@link #validate} blocks for up to the timeout: call it off the server's main thread, or
+ * use {@link #validateAsync}. What the client tolerates (an unreadable or unwritable cache, a
+ * cached receipt from the future) is reported through {@link System.Logger} under the name
+ * {@code dev.licensing.client}; it never turns a result into an exception.
  */
 public final class LicenseClient {
     private static final long HOUR_MS = 3_600_000L;
     private static final long CLOCK_SKEW_MS = 5 * 60_000L;
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final System.Logger LOG = System.getLogger("dev.licensing.client");
 
     private final String baseUrl;
     private final URI validateUri;
@@ -49,7 +61,9 @@ public final class LicenseClient {
         this.graceMs = (long) (graceHours * HOUR_MS);
         this.timeout = timeout;
         // HTTP/1.1: no h2c upgrade attempt on plain-HTTP URLs (some proxies mishandle it).
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+        // No redirects: an answer must come from the configured service.
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(timeout).build();
     }
 
     /** Frees this machine's slot ({@code hwid} and/or {@code ip}): see {@link SelfRelease}. */
@@ -57,25 +71,54 @@ public final class LicenseClient {
         return SelfRelease.release(baseUrl, licenseId, productId, hwid, ip, timeout);
     }
 
+    /** Validates, blocking the calling thread for up to the timeout (never call it on a server's main thread). */
     public ValidationResult validate(String licenseId, String productId, String hwid) {
         if (System.currentTimeMillis() < quietUntil) return fallback(licenseId, productId, hwid, ValidationResult.Reason.RATE_LIMITED, 0);
-        byte[] bytes = new byte[32];
-        RANDOM.nextBytes(bytes);
-        String nonce = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        String body = "{\"licenseId\":" + Json.quote(licenseId) + ",\"productId\":" + Json.quote(productId)
-                + ",\"hwid\":" + Json.quote(hwid) + ",\"nonce\":" + Json.quote(nonce) + "}";
-        HttpResponse<String> response;
+        String nonce = newNonce();
         try {
-            HttpRequest request = HttpRequest.newBuilder(validateUri).timeout(timeout)
-                    .header("content-type", "application/json").header("accept", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
-            response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            return interpret(http.send(request(licenseId, productId, hwid, nonce), BODY), licenseId, productId, hwid, nonce);
         } catch (IOException e) {
             return fallback(licenseId, productId, hwid, ValidationResult.Reason.UNREACHABLE, 0); // includes timeouts
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return fallback(licenseId, productId, hwid, ValidationResult.Reason.UNREACHABLE, 0);
         }
+    }
+
+    /**
+     * Validates without blocking: the future completes (never exceptionally) with the same
+     * result {@link #validate} gives. In a Bukkit/Paper plugin, hop back to the main thread
+     * with the scheduler before touching the game.
+     */
+    public CompletableFuture<ValidationResult> validateAsync(String licenseId, String productId, String hwid) {
+        if (System.currentTimeMillis() < quietUntil) {
+            return CompletableFuture.supplyAsync(() -> fallback(licenseId, productId, hwid, ValidationResult.Reason.RATE_LIMITED, 0));
+        }
+        String nonce = newNonce();
+        return http.sendAsync(request(licenseId, productId, hwid, nonce), BODY)
+                .thenApply(response -> interpret(response, licenseId, productId, hwid, nonce))
+                .exceptionally(e -> fallback(licenseId, productId, hwid, ValidationResult.Reason.UNREACHABLE, 0));
+    }
+
+    private static final HttpResponse.BodyHandler<String> BODY = HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8);
+
+    private static String newNonce() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    private HttpRequest request(String licenseId, String productId, String hwid, String nonce) {
+        String body = "{\"licenseId\":" + Json.quote(licenseId) + ",\"productId\":" + Json.quote(productId)
+                + ",\"hwid\":" + Json.quote(hwid) + ",\"nonce\":" + Json.quote(nonce) + "}";
+        return HttpRequest.newBuilder(validateUri).timeout(timeout)
+                .header("content-type", "application/json").header("accept", "application/json")
+                // the kids this copy pins: the service signs with one of them (rotation strands no installed copy)
+                .header("receipt-key-ids", String.join(", ", keys.kids()))
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
+    }
+
+    private ValidationResult interpret(HttpResponse<String> response, String licenseId, String productId, String hwid, String nonce) {
         int status = response.statusCode();
         if (status >= 500) return fallback(licenseId, productId, hwid, ValidationResult.Reason.UNREACHABLE, 0);
         if (status == 429) {
@@ -136,20 +179,46 @@ public final class LicenseClient {
             Map<String, Object> payload = jws instanceof String s ? genuine(s, licenseId, productId, hwid, null) : null;
             if (payload == null || !Boolean.TRUE.equals(payload.get("valid"))) return false;
             long age = System.currentTimeMillis() - (Long) payload.get("timestampEpochMillis");
+            if (age < -CLOCK_SKEW_MS) LOG.log(Level.WARNING, "cached license receipt is {0} ms in the future: is this machine's clock wrong?", -age);
             return age >= -CLOCK_SKEW_MS && age < graceMs;
+        } catch (NoSuchFileException e) {
+            return false; // nothing cached yet
         } catch (IOException | RuntimeException e) {
-            return false; // missing or unreadable cache: unusable
+            LOG.log(Level.WARNING, "license cache " + cacheFile + " is unreadable; ignoring it", e);
+            return false;
         }
     }
 
+    /** Writes the cache readable by its owner only (0600), atomically: a crash leaves the old file or the new one. */
     private void writeCache(String jws) {
         if (cacheFile == null) return;
+        Path temp = null;
         try {
             Path parent = cacheFile.toAbsolutePath().getParent();
-            if (parent != null) Files.createDirectories(parent);
-            Files.writeString(cacheFile, "{\"receipt\":" + Json.quote(jws) + "}\n", StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            // A cache that cannot be written only costs the offline grace.
+            Files.createDirectories(parent);
+            temp = Files.createTempFile(parent, ".license-cache-", ".tmp");
+            try {
+                Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: the user's profile protects it
+            }
+            Files.writeString(temp, "{\"receipt\":" + Json.quote(jws) + "}\n", StandardCharsets.UTF_8);
+            try {
+                Files.move(temp, cacheFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, cacheFile, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException | RuntimeException e) {
+            // A cache that cannot be written only costs the offline grace: the VALID stands.
+            LOG.log(Level.WARNING, "cannot write license cache " + cacheFile + "; offline grace unavailable", e);
+        } finally {
+            if (temp != null) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException e) {
+                    LOG.log(Level.DEBUG, "cannot remove " + temp, e);
+                }
+            }
         }
     }
 
@@ -158,7 +227,7 @@ public final class LicenseClient {
         try {
             Files.deleteIfExists(cacheFile);
         } catch (IOException e) {
-            // Nothing more to do: an unreadable cache is unusable anyway.
+            LOG.log(Level.WARNING, "cannot remove license cache " + cacheFile, e); // it still verifies only a genuine receipt
         }
     }
 }
