@@ -1,7 +1,8 @@
 // npm run build:clients: the TypeScript client with tsc, the Java client with javac + jar
-// (no Maven: only the JDK's own tools, so it builds offline).
+// (only the JDK's own tools, so it builds offline; clients/java/pom.xml builds the same jar
+// with Maven, which .ci/run checks).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,6 +26,19 @@ walk(join(javaDir, 'src', 'main', 'java'));
 rmSync(build, { recursive: true, force: true });
 mkdirSync(join(build, 'classes'), { recursive: true });
 run('javac', ['--release', '17', '-Xlint:all', '-Werror', '-d', join(build, 'classes'), ...sources]);
-writeFileSync(join(build, 'MANIFEST.MF'), 'Main-Class: dev.licensing.client.Main\n');
+// The manifest the pom's jar plugin writes (clients/java/pom.xml is the one place the version lives).
+const pom = readFileSync(join(javaDir, 'pom.xml'), 'utf8');
+const version = /<artifactId>license-client<\/artifactId>\s*<version>([^<]+)<\/version>/.exec(pom)[1];
+const moduleName = /<module.name>([^<]+)<\/module.name>/.exec(pom)[1];
+writeFileSync(
+  join(build, 'MANIFEST.MF'),
+  [
+    'Main-Class: dev.licensing.client.Main',
+    `Automatic-Module-Name: ${moduleName}`,
+    'Implementation-Title: license-client',
+    `Implementation-Version: ${version}`,
+    '',
+  ].join('\n'),
+);
 run('jar', ['--create', '--file', join(build, 'license-client.jar'), '--manifest', join(build, 'MANIFEST.MF'), '-C', join(build, 'classes'), '.']);
 console.log('built clients/typescript/dist and clients/java/build/license-client.jar');
