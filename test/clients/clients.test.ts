@@ -292,3 +292,49 @@ for (const client of CLIENTS) {
     });
   });
 }
+
+// The rotation drill with the real programs: a copy pinned to the old key set stays VALID
+// through create-next and activate, until the old key is deleted; then UNVERIFIED, or
+// VALID_OFFLINE on its cache within the grace period.
+for (const client of CLIENTS) {
+  describe.each(DIALECTS)(`${client.name} client CLI through a key rotation (%s)`, (dialect) => {
+    let t: TestApp;
+    let dir: string;
+    beforeAll(async () => {
+      t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '100000' });
+      dir = mkdtempSync(join(tmpdir(), `license-client-rotation-${client.name}-`));
+    });
+    afterAll(async () => {
+      await t?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('a copy pinned to the old set: VALID through create-next and activate; after deletion UNVERIFIED, VALID_OFFLINE within grace; a copy pinned to both: VALID throughout', async () => {
+      const license = await newLicense(t);
+      const oldKeys = join(dir, 'old.json');
+      writeFileSync(oldKeys, (await t.req('GET', '/.well-known/jwks.json')).text);
+      const oldKid = (JSON.parse(readFileSync(oldKeys, 'utf8')) as { keys: { kid: string }[] }).keys[0]!.kid;
+      const check = (keys: string, cache: string, grace = '72') =>
+        runCli(client.command, ['validate', '--url', t.baseUrl, '--license', license.id, '--product', license.productId, '--hwid', 'HW', '--keys', keys, '--cache', cache, '--grace-hours', grace]);
+      const oldCache = join(dir, 'old-cache.json');
+      const bothCache = join(dir, 'both-cache.json');
+      expect((await check(oldKeys, oldCache)).stdout).toBe('VALID');
+
+      const next = await t.admin('POST', '/admin/signing-keys');
+      const bothKeys = join(dir, 'both.json');
+      writeFileSync(bothKeys, (await t.req('GET', '/.well-known/jwks.json')).text); // the release that ships the new set
+      expect((await check(oldKeys, oldCache)).stdout).toBe('VALID');
+      expect((await check(bothKeys, bothCache)).stdout).toBe('VALID');
+
+      expect((await t.admin('POST', `/admin/signing-keys/${next.json.kid}/activate`)).status).toBe(200);
+      expect((await check(oldKeys, oldCache)).stdout).toBe('VALID');
+      expect((await check(bothKeys, bothCache)).stdout).toBe('VALID');
+
+      expect((await t.admin('DELETE', `/admin/signing-keys/${oldKid}`)).status).toBe(204);
+      expect(await check(oldKeys, join(dir, 'no-cache.json'))).toMatchObject({ code: 1, stdout: 'INVALID UNVERIFIED' });
+      expect(await check(oldKeys, oldCache)).toMatchObject({ code: 0, stdout: 'VALID_OFFLINE' });
+      expect((await check(oldKeys, oldCache, '0')).stdout).toBe('INVALID UNVERIFIED');
+      expect((await check(bothKeys, bothCache)).stdout).toBe('VALID');
+    });
+  });
+}
