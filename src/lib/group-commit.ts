@@ -16,6 +16,8 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** Batches allowed to run at once (default 1): more where each runs on its own connection. */
   maxInFlight?: number;
+  /** Report each batch to the group-commit metrics (default true; false for batched reads, which commit nothing). */
+  observed?: boolean;
 }
 
 export class GroupCommit<I, O> {
@@ -24,6 +26,7 @@ export class GroupCommit<I, O> {
   private readonly running = new Set<Promise<void>>();
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
+  private readonly observed: boolean;
 
   /**
    * `runBatch` must settle every entry it is given; if it throws, the entries it left
@@ -31,10 +34,11 @@ export class GroupCommit<I, O> {
    */
   constructor(
     private readonly runBatch: (batch: Pending<I, O>[]) => Promise<void> | void,
-    { maxBatch = 512, maxInFlight = 1 }: GroupCommitOptions = {},
+    { maxBatch = 512, maxInFlight = 1, observed = true }: GroupCommitOptions = {},
   ) {
     this.maxBatch = maxBatch;
     this.maxInFlight = maxInFlight;
+    this.observed = observed;
   }
 
   submit(item: I): Promise<O> {
@@ -70,7 +74,7 @@ export class GroupCommit<I, O> {
   }
 
   private async flush(batch: Pending<I, O>[]): Promise<void> {
-    const started = groupCommitObserved() ? performance.now() : 0;
+    const started = this.observed && groupCommitObserved() ? performance.now() : 0;
     try {
       await this.runBatch(batch);
     } catch (error) {

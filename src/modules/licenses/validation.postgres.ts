@@ -75,14 +75,23 @@ async function lookLocked(trx: Db, kind: SlotKind, req: ValidationRequest, licen
 
 export function createPostgresValidator(db: Db, historyMax: number): Validator {
   const pruning = new PruneSchedule(historyMax);
+  // The lock-free reads of validations that arrive together go in one statement: one round
+  // trip and one snapshot for all, as their attempts share one insert.
+  const reads = new GroupCommit<repo.BindingQuery, repo.LicenseAndBindings | undefined>(
+    async (batch) => {
+      const answers = await repo.readManyLicensesAndBindings(db, batch.map((p) => p.item));
+      batch.forEach((p, i) => p.resolve(answers[i]));
+    },
+    { maxBatch: ATTEMPTS_PER_INSERT.postgres, maxInFlight: 2, observed: false },
+  );
   const attempts = new GroupCommit<NewValidationAttempt, void>((batch) => insertBatch(db, batch), {
     maxBatch: ATTEMPTS_PER_INSERT.postgres,
-    maxInFlight: 2, // the next batch gathers while one commits
+    maxInFlight: 4, // the next batches gather while one commits (each on its own pooled connection)
   });
 
   /** The attempt is recorded by the caller; null: the license does not exist. */
   const decideWithoutLock = async (req: ValidationRequest, now: number): Promise<LockFreeDecision | 'may bind' | null> => {
-    const seen = await repo.readLicenseAndBindings(db, req.licenseId, req.ip, req.hwid);
+    const seen = await reads.submit({ licenseId: req.licenseId, ip: req.ip, hwid: req.hwid });
     if (!seen) return null;
     // Counts only grow without the lock, except by releases, which need a free-slot check
     // anyway: under a slot timeout any binding may be idle, so a full slot is decided
@@ -150,9 +159,27 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
       }
       valid = decision.valid;
     }
-    if (pruning.due(req.licenseId)) await repo.pruneAttempts(db, req.licenseId, historyMax);
+    if (pruning.due(req.licenseId)) prune(req.licenseId);
     return valid;
   };
 
-  return { validate, close: () => attempts.drain() };
+  // History pruning runs beside the answers, not before them: a request that happens to
+  // make a history due is not the one that waits for the DELETE. One prune per license at a time.
+  const pruningNow = new Map<string, Promise<void>>();
+  const prune = (licenseId: string) => {
+    if (pruningNow.has(licenseId)) return;
+    const run = repo
+      .pruneAttempts(db, licenseId, historyMax)
+      .catch(() => undefined) // the next due prune tries again; a database outage shows on the requests themselves
+      .finally(() => pruningNow.delete(licenseId));
+    pruningNow.set(licenseId, run);
+  };
+
+  return {
+    validate,
+    close: async () => {
+      await Promise.all([reads.drain(), attempts.drain()]);
+      await Promise.all(pruningNow.values());
+    },
+  };
 }

@@ -35,6 +35,45 @@ export const readLicenseAndBindings = (db: Db, id: string, ip: string, hwid: str
     .where('id', '=', id)
     .executeTakeFirst();
 
+/** What one lock-free read asks: a license and the IP and HWID presented. */
+export interface BindingQuery {
+  licenseId: string;
+  ip: string;
+  hwid: string;
+}
+
+export interface LicenseAndBindings {
+  product_id: string;
+  expires_at: number | null;
+  max_ips: number | null;
+  max_hwids: number | null;
+  slot_timeout_minutes: number | null;
+  ip_last_seen: number | null;
+  hwid_last_seen: number | null;
+  ips_used: number;
+  hwids_used: number;
+}
+
+/**
+ * readLicenseAndBindings for many validations in one statement and one round trip (the
+ * PostgreSQL engine batches concurrent reads); the answer is in the order asked, undefined
+ * for an unknown license.
+ */
+export async function readManyLicensesAndBindings(db: Db, queries: readonly BindingQuery[]): Promise<(LicenseAndBindings | undefined)[]> {
+  const { rows } = await sql<LicenseAndBindings & { i: string }>`
+    SELECT r.i, l.product_id, l.expires_at, l.max_ips, l.max_hwids, l.slot_timeout_minutes,
+      (SELECT last_seen_at FROM license_ips WHERE license_id = r.id AND ip = r.ip) AS ip_last_seen,
+      (SELECT last_seen_at FROM license_hwids WHERE license_id = r.id AND hwid = r.hwid) AS hwid_last_seen,
+      (SELECT count(*) FROM license_ips WHERE license_id = r.id) AS ips_used,
+      (SELECT count(*) FROM license_hwids WHERE license_id = r.id) AS hwids_used
+    FROM unnest(${queries.map((q) => q.licenseId)}::text[], ${queries.map((q) => q.ip)}::text[], ${queries.map((q) => q.hwid)}::text[])
+      WITH ORDINALITY AS r(id, ip, hwid, i)
+    JOIN licenses l ON l.id = r.id`.execute(db);
+  const answers: (LicenseAndBindings | undefined)[] = queries.map(() => undefined);
+  for (const row of rows) answers[Number(row.i) - 1] = row;
+  return answers;
+}
+
 export const lockLicense = (trx: Db, id: string) =>
   trx
     .selectFrom('licenses')
