@@ -1,6 +1,6 @@
-// The service's database for the benchmark: a fresh SQLite file, or, with
-// BENCH_DATABASE_URL (a PostgreSQL server on which the benchmark may create databases),
-// a fresh PostgreSQL database. Either is removed afterwards.
+// The service's database for the benchmark: a fresh SQLite file, or, with BENCH_PG (or its
+// older name BENCH_DATABASE_URL: a PostgreSQL server on which the benchmark may create
+// databases), a fresh PostgreSQL database. Either is removed afterwards.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ async function onServer(serverUrl: string, statement: string): Promise<void> {
 }
 
 export async function benchDatabase(): Promise<BenchDatabase> {
-  const serverUrl = process.env.BENCH_DATABASE_URL;
+  const serverUrl = process.env.BENCH_PG ?? process.env.BENCH_DATABASE_URL;
   if (!serverUrl) {
     const dir = mkdtempSync(join(tmpdir(), 'licensing-bench-'));
     return { url: `sqlite:${join(dir, 'bench.db')}`, label: 'SQLite', drop: async () => rmSync(dir, { recursive: true, force: true }) };

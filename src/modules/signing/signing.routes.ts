@@ -42,7 +42,7 @@ export const signingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/admin/signing-keys',
     {
-      config,
+      config: { ...config, openapi: { optionalBody: true } },
       // The body is optional: no body creates a next key.
       preValidation: async (request) => {
         request.body ??= {};
