@@ -6051,7 +6051,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Optional; without it the key is created as next */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateSigningKeyBody"];
             };

@@ -140,7 +140,8 @@ public final class LicenseClient {
         return ValidationResult.of(ValidationResult.Status.VALID);
     }
 
-    private static long parseSeconds(String value) {
+    /** A Retry-After in seconds (60 when absent or unreadable). */
+    static long parseSeconds(String value) {
         try {
             long seconds = Long.parseLong(value.trim());
             return seconds > 0 ? seconds : 60;

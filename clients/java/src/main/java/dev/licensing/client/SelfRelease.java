@@ -57,7 +57,7 @@ public final class SelfRelease {
         if (status == 404) return ReleaseResult.invalid(ReleaseResult.Reason.NOT_FOUND, 0);
         if (status == 403) return ReleaseResult.invalid(ReleaseResult.Reason.NOT_ENABLED, 0);
         if (status == 429) {
-            long seconds = response.headers().firstValue("retry-after").map(SelfRelease::seconds).orElse(60L);
+            long seconds = response.headers().firstValue("retry-after").map(LicenseClient::parseSeconds).orElse(60L);
             return ReleaseResult.invalid(ReleaseResult.Reason.RATE_LIMITED, seconds);
         }
         if (status >= 400 && status < 500) return ReleaseResult.invalid(ReleaseResult.Reason.BAD_REQUEST, 0);
@@ -69,14 +69,5 @@ public final class SelfRelease {
         List<String> out = new ArrayList<>();
         for (Object item : list) out.add((String) item);
         return List.copyOf(out);
-    }
-
-    private static long seconds(String value) {
-        try {
-            long n = Long.parseLong(value.trim());
-            return n > 0 ? n : 60;
-        } catch (NumberFormatException e) {
-            return 60;
-        }
     }
 }
