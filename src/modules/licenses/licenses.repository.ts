@@ -47,13 +47,27 @@ export async function countLicenses(db: Db, filter: LicenseFilter): Promise<numb
   return Number(row.n);
 }
 
-export function findLicenseRows(db: Db, filter: LicenseFilter): Promise<LicensesTable[]> {
+/** A license row with how many self-service releases it made since a moment (the rolling window). */
+export type LicenseRow = LicensesTable & { self_releases_used: number };
+
+export function findLicenseRows(db: Db, filter: LicenseFilter, selfReleasesSince: number): Promise<LicenseRow[]> {
   return withSort(
-    db.selectFrom('licenses').selectAll().where('id', 'in', selectedIds(db, filter)),
+    db
+      .selectFrom('licenses')
+      .selectAll('licenses')
+      .select((eb) =>
+        eb
+          .selectFrom('self_releases')
+          .select((count) => count.fn.countAll<number>().as('n'))
+          .whereRef('self_releases.license_id', '=', 'licenses.id')
+          .where('self_releases.released_at', '>', selfReleasesSince)
+          .as('self_releases_used'),
+      )
+      .where('licenses.id', 'in', selectedIds(db, filter)),
     LICENSE_SORT,
     filter,
     'licenses.id',
-  ).execute();
+  ).execute() as Promise<LicenseRow[]>;
 }
 
 export const ipRowsOf = (db: Db, filter: LicenseFilter) =>
@@ -72,16 +86,6 @@ export const hwidRowsOf = (db: Db, filter: LicenseFilter) =>
     .where('license_id', 'in', selectedIds(db, filter))
     .orderBy('license_id')
     .orderBy('position')
-    .execute();
-
-/** How many self-service releases each selected license made since `since`. */
-export const selfReleaseCountsOf = (db: Db, filter: LicenseFilter, since: number) =>
-  db
-    .selectFrom('self_releases')
-    .select((eb) => ['license_id', eb.fn.countAll<number>().as('n')])
-    .where('license_id', 'in', selectedIds(db, filter))
-    .where('released_at', '>', since)
-    .groupBy('license_id')
     .execute();
 
 /** Attempts oldest first (the index on license_id, timestamp, id serves the order). */

@@ -16,9 +16,9 @@ import * as repo from './licenses.repository.js';
 import type { AttemptInput, Binding, CreateLicenseBody, License, ListLicensesQuery, Reason, UpdateLicenseBody, ValidationAttempt } from './licenses.schemas.js';
 import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
 
-type Children = { ips: Binding[]; hwids: Binding[]; attempts: ValidationAttempt[]; selfReleasesUsed: number };
+type Children = { ips: Binding[]; hwids: Binding[]; attempts: ValidationAttempt[] };
 
-const noChildren = (): Children => ({ ips: [], hwids: [], attempts: [], selfReleasesUsed: 0 });
+const noChildren = (): Children => ({ ips: [], hwids: [], attempts: [] });
 
 const binding = (value: string, row: { first_seen_at: number; last_seen_at: number }): Binding => ({
   value,
@@ -26,7 +26,7 @@ const binding = (value: string, row: { first_seen_at: number; last_seen_at: numb
   lastSeenAtEpochMillis: Number(row.last_seen_at),
 });
 
-function toLicense(row: LicensesTable, children: Children): License {
+function toLicense(row: LicensesTable, children: Children, selfReleasesUsed = 0): License {
   const limit = row.self_release_limit;
   return {
     id: row.id,
@@ -40,8 +40,8 @@ function toLicense(row: LicensesTable, children: Children): License {
     slotTimeoutMinutes: row.slot_timeout_minutes,
     selfReleaseLimit: limit,
     bindings: { ips: children.ips, hwids: children.hwids },
-    selfReleasesUsed: children.selfReleasesUsed,
-    selfReleasesLeft: limit === null ? null : Math.max(0, limit - children.selfReleasesUsed),
+    selfReleasesUsed,
+    selfReleasesLeft: limit === null ? null : Math.max(0, limit - selfReleasesUsed),
     version: row.version,
     validationAttempts: children.attempts,
     createdAtEpochMillis: Number(row.created_at),
@@ -49,24 +49,22 @@ function toLicense(row: LicensesTable, children: Children): License {
 }
 
 /**
- * Loads the selected licenses with their bound lists, self-release counts and attempts:
- * five queries in all (four without `withHistory`, whose attempts are then empty). `historyMax` > 0 shows
+ * Loads the selected licenses (with their self-release counts) with their bound lists and
+ * attempts: four queries in all (three without `withHistory`, whose attempts are then empty). `historyMax` > 0 shows
  * only that many most recent attempts: validation prunes in chunks, so a few more may be
  * stored for a moment (validation.history.ts).
  */
 async function loadLicenses(db: Db, filter: repo.LicenseFilter, historyMax: number, withHistory = true): Promise<License[]> {
-  const rows = await repo.findLicenseRows(db, filter);
+  const rows = await repo.findLicenseRows(db, filter, Date.now() - SELF_RELEASE_WINDOW_MS);
   if (rows.length === 0) return [];
   const byId = new Map<string, Children>(rows.map((r) => [r.id, noChildren()]));
-  const [ips, hwids, selfReleases, attempts] = await Promise.all([
+  const [ips, hwids, attempts] = await Promise.all([
     repo.ipRowsOf(db, filter),
     repo.hwidRowsOf(db, filter),
-    repo.selfReleaseCountsOf(db, filter, Date.now() - SELF_RELEASE_WINDOW_MS),
     withHistory ? repo.attemptRowsOf(db, filter) : [],
   ]);
   for (const r of ips) byId.get(r.license_id)?.ips.push(binding(r.ip, r));
   for (const r of hwids) byId.get(r.license_id)?.hwids.push(binding(r.hwid, r));
-  for (const r of selfReleases) byId.get(r.license_id)!.selfReleasesUsed = Number(r.n);
   for (const r of attempts) {
     byId.get(r.license_id)?.attempts.push({
       hwid: r.hwid,
@@ -79,7 +77,7 @@ async function loadLicenses(db: Db, filter: repo.LicenseFilter, historyMax: numb
   return rows.map((row) => {
     const children = byId.get(row.id)!;
     if (historyMax > 0 && children.attempts.length > historyMax) children.attempts = children.attempts.slice(-historyMax);
-    return toLicense(row, children);
+    return toLicense(row, children, Number(row.self_releases_used));
   });
 }
 
