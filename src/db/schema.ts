@@ -126,6 +126,11 @@ export interface LicensesTable {
   max_hwids: number | null;
   slot_timeout_minutes: number | null;
   self_release_limit: number | null;
+  /** set while revoked (expires_at is then the revocation time) */
+  revoked_at: number | null;
+  revoked_reason: string | null;
+  /** the expiry the revocation replaced, put back by a reinstatement (null: perpetual) */
+  revoked_previous_expires_at: number | null;
   version: number;
   created_at: number;
 }

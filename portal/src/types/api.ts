@@ -745,6 +745,50 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/licenses/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a license (a refund, a chargeback, abuse)
+         * @description The license expires now: validation answers `{"valid": false}` (reason EXPIRED) from the next request on. The expiry it replaces is kept for a reinstatement; `revokedAtEpochMillis` and `revokedReason` show it; version + 1; audited `licenses.revoke`. A PUT clears the revoked state.
+         *
+         *     Requires permission `licenses:write`
+         */
+        post: operations["postLicensesByIdRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/{id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reinstate a revoked license: its former expiry comes back
+         * @description version + 1; audited `licenses.reinstate`.
+         *
+         *     Requires permission `licenses:write`
+         */
+        post: operations["postLicensesByIdReinstate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/licenses/stats": {
         parameters: {
             query?: never;
@@ -1407,6 +1451,10 @@ export type components = {
                 /** @description The bound hardware ids, in the order of usedHwids */
                 hwids: components["schemas"]["Binding"][];
             };
+            /** @description When the license was revoked (its expiry was set to that moment); null when not revoked */
+            revokedAtEpochMillis: number | null;
+            /** @description Why it was revoked (e.g. refund); null when not revoked or not said */
+            revokedReason: string | null;
             /** @description Self-service releases counted in the last 30 days */
             selfReleasesUsed: number;
             /** @description How many more self-service releases the rolling 30 days allow now; null when self-service release is off */
@@ -1529,6 +1577,14 @@ export type components = {
                  */
                 reason?: "VALID" | "PRODUCT_MISMATCH" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "UNKNOWN";
             }[];
+        };
+        /** @description Optional */
+        RevokeBody: {
+            /**
+             * @description Why (shown on the license and in the audit log)
+             * @example refund
+             */
+            reason?: string;
         };
         LicenseStats: {
             /** @description Licenses without an expiry or expiring after now */
@@ -1713,6 +1769,7 @@ export type Binding = components['schemas']['Binding'];
 export type ValidationAttempt = components['schemas']['ValidationAttempt'];
 export type CreateLicenseBody = components['schemas']['CreateLicenseBody'];
 export type UpdateLicenseBody = components['schemas']['UpdateLicenseBody'];
+export type RevokeBody = components['schemas']['RevokeBody'];
 export type LicenseStats = components['schemas']['LicenseStats'];
 export type HourCount = components['schemas']['HourCount'];
 export type ValidateBody = components['schemas']['ValidateBody'];
@@ -5716,6 +5773,198 @@ export interface operations {
             };
             /** @description No record with this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postLicensesByIdRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RevokeBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["License"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description License is already revoked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postLicensesByIdReinstate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["License"];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description License is not revoked */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

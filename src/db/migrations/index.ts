@@ -10,6 +10,7 @@ import * as signingKeys from './2026_11_25_0010_signing_keys.js';
 import * as staffAccess from './2026_11_25_0012_staff_access.js';
 import * as validationCountsByHour from './2026_11_25_0014a_validation_counts_by_hour.js';
 import * as bindingsThatHeal from './2026_11_26_0020_bindings_that_heal.js';
+import * as revocation from './2026_11_26_0040_revocation.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0012_staff_access': staffAccess,
   '2026_11_25_0014a_validation_counts_by_hour': validationCountsByHour,
   '2026_11_26_0020_bindings_that_heal': bindingsThatHeal,
+  '2026_11_26_0040_revocation': revocation,
 };

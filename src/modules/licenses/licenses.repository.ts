@@ -117,8 +117,52 @@ export async function bumpVersion(trx: Db, id: string, version: number): Promise
 export const updateLicenseFields = (
   trx: Db,
   id: string,
-  values: Pick<LicensesTable, 'product_id' | 'customer_id' | 'expires_at' | 'max_ips' | 'max_hwids' | 'slot_timeout_minutes' | 'self_release_limit'>,
+  values: Pick<
+    LicensesTable,
+    | 'product_id'
+    | 'customer_id'
+    | 'expires_at'
+    | 'max_ips'
+    | 'max_hwids'
+    | 'slot_timeout_minutes'
+    | 'self_release_limit'
+    | 'revoked_at'
+    | 'revoked_reason'
+    | 'revoked_previous_expires_at'
+  >,
 ) => trx.updateTable('licenses').set(values).where('id', '=', id).execute();
+
+/** Revokes: the expiry becomes `now` and the one it replaces is kept (read in the same statement, so a racing PUT cannot slip between). Undefined: not found or already revoked. */
+export const revoke = (trx: Db, id: string, now: number, reason: string | null) =>
+  trx
+    .updateTable('licenses')
+    .set((eb) => ({
+      revoked_previous_expires_at: eb.ref('expires_at'),
+      expires_at: now,
+      revoked_at: now,
+      revoked_reason: reason,
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .returning('revoked_previous_expires_at')
+    .executeTakeFirst();
+
+/** Puts the replaced expiry back. Undefined: not found or not revoked. */
+export const reinstate = (trx: Db, id: string) =>
+  trx
+    .updateTable('licenses')
+    .set((eb) => ({
+      expires_at: eb.ref('revoked_previous_expires_at'),
+      revoked_at: null,
+      revoked_reason: null,
+      revoked_previous_expires_at: null,
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', id)
+    .where('revoked_at', 'is not', null)
+    .returning('expires_at')
+    .executeTakeFirst();
 
 export async function storedVersion(db: Db, id: string): Promise<number | undefined> {
   const row = await db.selectFrom('licenses').select('version').where('id', '=', id).executeTakeFirst();

@@ -3,7 +3,7 @@ import { isPaged } from '../../db/list-queries.js';
 import { ListResponse, sendList } from '../../http/list-response.js';
 import { STREAMED_LIST_NOTE, streamList } from '../../http/list-stream.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
-import { CreateLicenseBodySchema, LicenseSchema, ListLicensesQuerySchema, UpdateLicenseBodySchema } from './licenses.schemas.js';
+import { CreateLicenseBodySchema, LicenseSchema, ListLicensesQuerySchema, RevokeBodySchema, UpdateLicenseBodySchema } from './licenses.schemas.js';
 import * as licenses from './licenses.service.js';
 
 const tags = ['Licenses'];
@@ -99,5 +99,46 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       );
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    '/licenses/:id/revoke',
+    {
+      config: { permission: 'licenses:write', openapi: { optionalBody: true } },
+      preValidation: async (request) => {
+        request.body ??= {}; // the reason is optional, and so is the body
+      },
+      schema: {
+        tags,
+        summary: 'Revoke a license (a refund, a chargeback, abuse)',
+        description:
+          'The license expires now: validation answers `{"valid": false}` (reason EXPIRED) from the next request on. ' +
+          'The expiry it replaces is kept for a reinstatement; `revokedAtEpochMillis` and `revokedReason` show it; ' +
+          'version + 1; audited `licenses.revoke`. A PUT clears the revoked state.',
+        params: IdParams,
+        body: RevokeBodySchema,
+        response: { 200: LicenseSchema, 409: { ...ErrorSchema, description: 'License is already revoked' } },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) =>
+        licenses.revokeLicense(trx, request.actor.username, request.params.id, request.body.reason ?? null, app.config.validationHistoryMax),
+      ),
+  );
+
+  app.post(
+    '/licenses/:id/reinstate',
+    {
+      config: { permission: 'licenses:write' },
+      schema: {
+        tags,
+        summary: 'Reinstate a revoked license: its former expiry comes back',
+        description: 'version + 1; audited `licenses.reinstate`.',
+        params: IdParams,
+        response: { 200: LicenseSchema, 409: { ...ErrorSchema, description: 'License is not revoked' } },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) => licenses.reinstateLicense(trx, request.actor.username, request.params.id, app.config.validationHistoryMax)),
   );
 };

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NullableInteger, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
+import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
 import { SelfReleaseLimit, SlotTimeoutMinutes } from './slot-settings.js';
 
@@ -60,6 +60,10 @@ export const LicenseSchema = Type.Object({
     },
     { description: 'usedIps and usedHwids with when each was bound and last seen' },
   ),
+  revokedAtEpochMillis: NullableInteger({
+    description: 'When the license was revoked (its expiry was set to that moment); null when not revoked',
+  }),
+  revokedReason: NullableString({ description: 'Why it was revoked (e.g. refund); null when not revoked or not said' }),
   selfReleasesUsed: Type.Integer({ description: 'Self-service releases counted in the last 30 days' }),
   selfReleasesLeft: NullableInteger({
     description: 'How many more self-service releases the rolling 30 days allow now; null when self-service release is off',
@@ -192,3 +196,9 @@ export const ReleaseResultSchema = Type.Object({
   selfReleasesLeft: Type.Integer({ description: 'Self-service releases the rolling 30 days still allow' }),
 });
 export type ReleaseResult = Static<typeof ReleaseResultSchema>;
+
+export const RevokeBodySchema = Type.Object(
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Why (shown on the license and in the audit log)', examples: ['refund'] })) },
+  { description: 'Optional' },
+);
+export type RevokeBody = Static<typeof RevokeBodySchema>;

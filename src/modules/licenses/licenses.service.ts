@@ -37,6 +37,8 @@ function toLicense(row: LicensesTable, children: Children, selfReleasesUsed = 0)
     maxHwids: row.max_hwids,
     usedIps: children.ips.map((b) => b.value),
     usedHwids: children.hwids.map((b) => b.value),
+    revokedAtEpochMillis: row.revoked_at === null ? null : Number(row.revoked_at),
+    revokedReason: row.revoked_reason,
     slotTimeoutMinutes: row.slot_timeout_minutes,
     selfReleaseLimit: limit,
     bindings: { ips: children.ips, hwids: children.hwids },
@@ -155,6 +157,9 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
     max_hwids: input.maxHwids === undefined ? product.max_hwids : input.maxHwids,
     slot_timeout_minutes: input.slotTimeoutMinutes === undefined ? product.slot_timeout_minutes : input.slotTimeoutMinutes,
     self_release_limit: input.selfReleaseLimit === undefined ? product.self_release_limit : input.selfReleaseLimit,
+    revoked_at: null,
+    revoked_reason: null,
+    revoked_previous_expires_at: null,
     version: 1,
     created_at: Date.now(),
   };
@@ -239,6 +244,10 @@ export async function updateLicense(
     max_hwids: body.maxHwids ?? null,
     slot_timeout_minutes: body.slotTimeoutMinutes ?? null,
     self_release_limit: body.selfReleaseLimit ?? null,
+    // A PUT states the whole license: it is no longer revoked (its expiry is what it says).
+    revoked_at: null,
+    revoked_reason: null,
+    revoked_previous_expires_at: null,
   }));
   const now = Date.now();
   await replaceBindings(trx, 'ip', id, unique(body.usedIps), now);
@@ -275,4 +284,35 @@ export async function deleteLicense(trx: Db, actor: string, id: string, historyM
   const license = await getLicense(trx, id, historyMax);
   await repo.deleteLicense(trx, id);
   await recordAudit(trx, actor, 'licenses.delete', auditSnapshot(license));
+}
+
+/**
+ * Revokes the license (DECISIONS.md "Revoking a license"): expired from now, the replaced
+ * expiry kept for a reinstatement, version + 1, audited. Validation needs nothing new.
+ */
+export async function revokeLicense(trx: Db, actor: string, id: string, reason: string | null, historyMax: number): Promise<License> {
+  const revoked = await repo.revoke(trx, id, Date.now(), reason);
+  if (!revoked) {
+    if ((await repo.storedVersion(trx, id)) === undefined) throw notFound('License not found');
+    throw conflict('License is already revoked');
+  }
+  const previous = revoked.revoked_previous_expires_at;
+  await recordAudit(trx, actor, 'licenses.revoke', {
+    licenseId: id,
+    reason,
+    previousExpiresAtEpochMillis: previous === null ? null : Number(previous),
+  });
+  return getLicense(trx, id, historyMax);
+}
+
+/** Puts back the expiry a revocation replaced, version + 1, audited. */
+export async function reinstateLicense(trx: Db, actor: string, id: string, historyMax: number): Promise<License> {
+  const reinstated = await repo.reinstate(trx, id);
+  if (!reinstated) {
+    if ((await repo.storedVersion(trx, id)) === undefined) throw notFound('License not found');
+    throw conflict('License is not revoked');
+  }
+  const expires = reinstated.expires_at;
+  await recordAudit(trx, actor, 'licenses.reinstate', { licenseId: id, expiresAtEpochMillis: expires === null ? null : Number(expires) });
+  return getLicense(trx, id, historyMax);
 }

@@ -10,6 +10,7 @@ import { useLicense } from '../../features/licenses/api/get-license';
 import { isVersionConflict, useUpdateLicense } from '../../features/licenses/api/update-license';
 import { BindingsList } from '../../features/licenses/components/bindings-list';
 import { LicenseFileButton } from '../../features/licenses/components/license-file-button';
+import { RevokeButtons } from '../../features/licenses/components/revoke-buttons';
 import { LicenseEditForm } from '../../features/licenses/components/license-edit-form';
 import { LicenseSummary } from '../../features/licenses/components/license-summary';
 import { ValidationHistory } from '../../features/licenses/components/validation-history';
@@ -52,6 +53,7 @@ export function LicensePage() {
                     {license.isFetching ? 'Refreshing…' : 'Refresh'}
                   </button>
                   {canWrite ? <LicenseFileButton licenseId={id} /> : null}
+                  {canWrite ? <RevokeButtons license={data} onDone={setDone} /> : null}
                   {canDelete ? (
                     <DeleteButton id={id} what="this license" mutation={remove} consequence="Client software using this key stops validating. Orders lose the reference." onDeleted={() => navigate('/licenses')} />
                   ) : null}

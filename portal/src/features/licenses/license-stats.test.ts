@@ -16,6 +16,8 @@ describe('licenseStatus', () => {
   const now = at(2026, 3, 10);
   it('is active without an expiry or before it, expired at and after it', () => {
     expect(licenseStatus({ expiresAtEpochMillis: null }, now)).toBe('active');
+    expect(licenseStatus({ expiresAtEpochMillis: now - 1, revokedAtEpochMillis: now - 1 }, now)).toBe('revoked');
+    expect(licenseStatus({ expiresAtEpochMillis: null, revokedAtEpochMillis: null }, now)).toBe('active');
     expect(licenseStatus({ expiresAtEpochMillis: now + 1 }, now)).toBe('active');
     expect(licenseStatus({ expiresAtEpochMillis: now }, now)).toBe('expired');
     expect(licenseStatus({ expiresAtEpochMillis: now - 1 }, now)).toBe('expired');
@@ -86,6 +88,8 @@ describe('history and bindings', () => {
     bindings: { ips: [], hwids: [] },
     selfReleasesUsed: 0,
     selfReleasesLeft: null,
+    revokedAtEpochMillis: null,
+    revokedReason: null,
     version: 4,
     validationAttempts: [attempt(1000, true), attempt(3000, false), attempt(2000, true)],
     createdAtEpochMillis: 0,

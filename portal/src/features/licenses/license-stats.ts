@@ -1,10 +1,14 @@
 // Pure license arithmetic for the pages: status, validations per day, history order.
 import type { HourCount, License, ValidationAttempt } from '../../types/api';
 
-export type LicenseStatus = 'active' | 'expired';
+export type LicenseStatus = 'active' | 'expired' | 'revoked';
 
-/** Expired once the time is at or past the expiry (SPEC.md); no expiry never expires. */
-export function licenseStatus(license: Pick<License, 'expiresAtEpochMillis'>, now: number = Date.now()): LicenseStatus {
+/** Revoked (an expiry set by a revocation) or expired once the time is at or past the expiry (SPEC.md); no expiry never expires. */
+export function licenseStatus(
+  license: Pick<License, 'expiresAtEpochMillis'> & Partial<Pick<License, 'revokedAtEpochMillis'>>,
+  now: number = Date.now(),
+): LicenseStatus {
+  if (license.revokedAtEpochMillis != null) return 'revoked';
   return license.expiresAtEpochMillis !== null && now >= license.expiresAtEpochMillis ? 'expired' : 'active';
 }
 

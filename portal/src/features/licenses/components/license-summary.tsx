@@ -22,6 +22,15 @@ export function LicenseSummary({ license, names }: { license: License; names: Na
         <dd>
           <StatusBadge status={licenseStatus(license)} />
         </dd>
+        {license.revokedAtEpochMillis !== null ? (
+          <>
+            <dt>Revoked</dt>
+            <dd data-testid="license-revoked">
+              {formatDateTime(license.revokedAtEpochMillis)}
+              {license.revokedReason ? ` (${license.revokedReason})` : ''}
+            </dd>
+          </>
+        ) : null}
         <dt>Customer</dt>
         <dd>
           <Link to={`/customers/${license.customerId}`}>{names.customer(license.customerId)}</Link>

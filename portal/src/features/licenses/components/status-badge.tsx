@@ -1,5 +1,7 @@
 import type { LicenseStatus } from '../license-stats';
 
+const LABELS: Record<LicenseStatus, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
+
 export function StatusBadge({ status }: { status: LicenseStatus }) {
-  return <span className={`badge ${status === 'active' ? 'badge-ok' : 'badge-bad'}`}>{status === 'active' ? 'Active' : 'Expired'}</span>;
+  return <span className={`badge ${status === 'active' ? 'badge-ok' : 'badge-bad'}`}>{LABELS[status]}</span>;
 }
