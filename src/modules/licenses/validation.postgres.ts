@@ -15,7 +15,7 @@ import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { reportSlotRelease, reportValidation } from '../../lib/observe.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { auditRow } from '../audit/audit.service.js';
 import { decideValidation, shortfall, type Decision } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
@@ -27,7 +27,6 @@ import {
   isStale,
   mustLookForIdle,
   validationFacts,
-  type IdleBinding,
   type LicenseLimits,
   type SlotKind,
   type SlotSeen,
@@ -62,15 +61,11 @@ interface LockFreeDecision {
 
 /** One kind of slot under the row lock, with the idle bindings that may make room. */
 async function lookLocked(trx: Db, kind: SlotKind, req: ValidationRequest, license: LicenseLimits, now: number) {
-  const value = req[kind];
   const limit = kind === 'ip' ? license.max_ips : license.max_hwids;
-  const lastSeen = await repo.lastSeen(trx, kind, req.licenseId, value);
-  if (lastSeen !== undefined) return { bound: true, used: 0, next: 0, lastSeen, candidates: [] as IdleBinding[] };
-  const usage = await repo.slotUsage(trx, kind, req.licenseId);
-  const candidates = mustLookForIdle(license, false, usage.used, limit)
-    ? await repo.idleBindings(trx, kind, req.licenseId, idleBefore(license, now)!, shortfall({ bound: false, used: usage.used, limit }))
-    : [];
-  return { bound: false, used: usage.used, next: usage.next, lastSeen, idle: candidates.length, candidates };
+  const look = await repo.lookAtSlot(trx, kind, req.licenseId, req[kind], idleBefore(license, now));
+  const bound = look.lastSeen !== undefined;
+  const candidates = mustLookForIdle(license, bound, look.used, limit) ? look.idle.slice(0, shortfall({ bound, used: look.used, limit })) : [];
+  return { bound, used: look.used, next: look.next, lastSeen: look.lastSeen, idle: candidates.length, candidates };
 }
 
 export function createPostgresValidator(db: Db, historyMax: number): Validator {
@@ -122,8 +117,10 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
       let released = 0;
       if (decision.valid) {
         for (const [kind, look, count] of [['ip', ip, decision.releaseIps], ['hwid', hwid, decision.releaseHwids]] as const) {
-          const freed = await repo.unbind(trx, kind, req.licenseId, look.candidates.slice(0, count).map((b) => b.value));
-          for (const binding of freed) await recordAudit(trx, 'validation', 'licenses.slot.release', inactiveReleaseAudit(req.licenseId, kind, binding));
+          // Under the lock the candidates are exactly what is bound: free them and audit them in one statement.
+          const freed = look.candidates.slice(0, count);
+          const audit = freed.map((binding) => auditRow('validation', 'licenses.slot.release', inactiveReleaseAudit(req.licenseId, kind, binding), now));
+          await repo.releaseWithAudit(trx, kind, req.licenseId, freed.map((b) => b.value), audit);
           released += freed.length;
           if (!look.bound) await repo.bind(trx, kind, req.licenseId, req[kind], look.next, now);
           else if (isStale(look.lastSeen!, now)) await repo.touch(trx, kind, req.licenseId, req[kind], now);

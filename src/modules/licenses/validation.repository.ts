@@ -5,8 +5,8 @@
 // whose foreign key only needs the row to stay.
 import type { Db } from '../../db/database.js';
 import { sql } from 'kysely';
-import type { NewValidationAttempt } from '../../db/schema.js';
-import type { IdleBinding, SlotKind, SlotUsage } from './validation.types.js';
+import type { AuditEntriesTable, NewValidationAttempt } from '../../db/schema.js';
+import type { IdleBinding, SlotKind } from './validation.types.js';
 
 const TABLES = {
   ip: { table: 'license_ips', column: 'ip' },
@@ -16,24 +16,6 @@ const TABLES = {
 /** `last_seen_at` of the value bound to the license (NULL when not bound), as a subquery. */
 const lastSeenOf = (kind: SlotKind, id: string, value: string) =>
   sql<number | null>`(SELECT last_seen_at FROM ${sql.table(TABLES[kind].table)} WHERE license_id = ${id} AND ${sql.ref(TABLES[kind].column)} = ${value})`;
-
-/** The license, when the IP and HWID were last seen (null: not bound) and how many are bound, in one query, without locks. */
-export const readLicenseAndBindings = (db: Db, id: string, ip: string, hwid: string) =>
-  db
-    .selectFrom('licenses')
-    .select((eb) => [
-      'product_id',
-      'expires_at',
-      'max_ips',
-      'max_hwids',
-      'slot_timeout_minutes',
-      lastSeenOf('ip', id, ip).as('ip_last_seen'),
-      lastSeenOf('hwid', id, hwid).as('hwid_last_seen'),
-      eb.selectFrom('license_ips').select((count) => count.fn.countAll<number>().as('n')).where('license_id', '=', id).as('ips_used'),
-      eb.selectFrom('license_hwids').select((count) => count.fn.countAll<number>().as('n')).where('license_id', '=', id).as('hwids_used'),
-    ])
-    .where('id', '=', id)
-    .executeTakeFirst();
 
 /** What one lock-free read asks: a license and the IP and HWID presented. */
 export interface BindingQuery {
@@ -82,20 +64,6 @@ export const lockLicense = (trx: Db, id: string) =>
     .forNoKeyUpdate()
     .executeTakeFirst();
 
-/** When the value was last seen; undefined: not bound. */
-export async function lastSeen(trx: Db, kind: SlotKind, licenseId: string, value: string): Promise<number | undefined> {
-  const { rows } = await sql<{ at: number | null }>`SELECT ${lastSeenOf(kind, licenseId, value)} AS at`.execute(trx);
-  const at = rows[0]?.at;
-  return at === null || at === undefined ? undefined : Number(at);
-}
-
-export async function slotUsage(trx: Db, kind: SlotKind, licenseId: string): Promise<SlotUsage> {
-  const { rows } = await sql<{ used: number; last: number | null }>`
-    SELECT count(*) AS used, max(position) AS last FROM ${sql.table(TABLES[kind].table)} WHERE license_id = ${licenseId}`.execute(trx);
-  const row = rows[0]!;
-  return { used: Number(row.used), next: row.last === null ? 0 : Number(row.last) + 1 };
-}
-
 export const bind = (trx: Db, kind: SlotKind, licenseId: string, value: string, position: number, now: number) =>
   sql`INSERT INTO ${sql.table(TABLES[kind].table)} (license_id, ${sql.ref(TABLES[kind].column)}, position, first_seen_at, last_seen_at)
       VALUES (${licenseId}, ${value}, ${position}, ${now}, ${now})`.execute(trx);
@@ -105,12 +73,53 @@ export const touch = (db: Db, kind: SlotKind, licenseId: string, value: string, 
   sql`UPDATE ${sql.table(TABLES[kind].table)} SET last_seen_at = ${now}
       WHERE license_id = ${licenseId} AND ${sql.ref(TABLES[kind].column)} = ${value} AND last_seen_at < ${now}`.execute(db);
 
-/** Up to `limit` bindings last seen before `before`, least recently seen first. */
-export async function idleBindings(trx: Db, kind: SlotKind, licenseId: string, before: number, limit: number): Promise<IdleBinding[]> {
-  const { rows } = await sql<IdleBinding>`
-    SELECT ${sql.ref(TABLES[kind].column)} AS value, last_seen_at FROM ${sql.table(TABLES[kind].table)}
-    WHERE license_id = ${licenseId} AND last_seen_at < ${before} ORDER BY last_seen_at, position LIMIT ${limit}`.execute(trx);
-  return rows;
+/** One kind of slot as a locked validation sees it, read in one round trip. */
+export interface SlotLook {
+  /** undefined: the value is not bound */
+  lastSeen: number | undefined;
+  used: number;
+  next: number;
+  /** Bindings last seen before the `idleBefore` asked for, least recently seen first (none without it). */
+  idle: IdleBinding[];
+}
+
+/** Whether the value is bound (and when last seen), how many are, and which are idle: one statement. */
+export async function lookAtSlot(trx: Db, kind: SlotKind, licenseId: string, value: string, idleBefore: number | null): Promise<SlotLook> {
+  const t = sql.table(TABLES[kind].table);
+  const column = sql.ref(TABLES[kind].column);
+  const { rows } = await sql<{ last_seen: number | null; used: number; last: number | null; idle: IdleBinding[] | null }>`
+    SELECT
+      (SELECT last_seen_at FROM ${t} WHERE license_id = ${licenseId} AND ${column} = ${value}) AS last_seen,
+      (SELECT count(*) FROM ${t} WHERE license_id = ${licenseId}) AS used,
+      (SELECT max(position) FROM ${t} WHERE license_id = ${licenseId}) AS last,
+      (SELECT json_agg(i ORDER BY i.last_seen_at, i.position) FROM (
+        SELECT ${column} AS value, last_seen_at, position FROM ${t}
+        WHERE license_id = ${licenseId} AND ${idleBefore !== null} AND last_seen_at < ${idleBefore ?? 0}
+        ORDER BY last_seen_at, position LIMIT ${MAX_IDLE_LOOKED_AT}) i) AS idle`.execute(trx);
+  const row = rows[0]!;
+  return {
+    lastSeen: row.last_seen === null ? undefined : Number(row.last_seen),
+    used: Number(row.used),
+    next: row.last === null ? 0 : Number(row.last) + 1,
+    idle: (row.idle ?? []).map((b) => ({ value: b.value, last_seen_at: Number(b.last_seen_at) })),
+  };
+}
+
+/** Idle bindings a look reads at most: far beyond any slot limit's shortfall (a PUT lists up to 10,000). */
+const MAX_IDLE_LOOKED_AT = 10_000;
+
+/**
+ * Frees idle bindings and writes their audit entries in one statement (a data-modifying
+ * CTE): under the license's lock, releasing costs the validation one round trip.
+ */
+export async function releaseWithAudit(trx: Db, kind: SlotKind, licenseId: string, values: readonly string[], audit: readonly AuditEntriesTable[]): Promise<void> {
+  if (values.length === 0) return;
+  const entries = audit.map((e) => sql`(${e.id}, ${e.name}, ${e.performed_by}, ${e.timestamp}, ${e.data})`);
+  await sql`
+    WITH freed AS (
+      DELETE FROM ${sql.table(TABLES[kind].table)} WHERE license_id = ${licenseId} AND ${sql.ref(TABLES[kind].column)} IN (${sql.join(values)})
+    )
+    INSERT INTO audit_entries (id, name, performed_by, timestamp, data) VALUES ${sql.join(entries)}`.execute(trx);
 }
 
 /** Unbinds the values; returns those that were bound, with when they were last seen. */
