@@ -34,13 +34,13 @@ interface Measurement {
   failures: number;
 }
 
-async function measure(server: Server, scenario: Scenario): Promise<Measurement> {
+async function measure(server: Server, scenario: Scenario, connections = CONNECTIONS): Promise<Measurement> {
   const options = {
     url: server.url + scenario.path,
     method: 'POST',
     headers: { 'content-type': scenario.contentType ?? 'application/json' },
     body: scenario.body,
-    connections: CONNECTIONS,
+    connections,
   };
   const probe = await fetch(options.url, { method: 'POST', headers: options.headers, body: options.body });
   const text = await probe.text();
@@ -56,6 +56,21 @@ async function measure(server: Server, scenario: Scenario): Promise<Measurement>
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/**
+ * The scenario against several instances at once (the connections split between them, as
+ * behind a proxy): the aggregate req/s, and the worst p50/p99 of the instances.
+ */
+async function measureSpread(servers: Server[], scenario: Scenario, name: string): Promise<Measurement> {
+  const each = await Promise.all(servers.map((server) => measure(server, scenario, Math.ceil(CONNECTIONS / servers.length))));
+  return {
+    name,
+    rps: each.reduce((sum, m) => sum + m.rps, 0),
+    p50: Math.max(...each.map((m) => m.p50)),
+    p99: Math.max(...each.map((m) => m.p99)),
+    failures: each.reduce((sum, m) => sum + m.failures, 0),
   };
 }
 
@@ -178,20 +193,19 @@ async function main(): Promise<void> {
   const database = await benchDatabase();
   const bare = await startServer('bench/bare-server.ts', {});
   const fastify = await startServer('bench/fastify-server.ts', {}, '/healthz');
-  const service = await startServer(
-    'src/server.ts',
-    {
-      DATABASE_URL: database.url,
-      VALIDATION_RATE_LIMIT: '1000000000',
-      WEBHOOK_RATE_LIMIT: '1000000000',
-      MARKETPLACE_SECRET,
-      JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123',
-      MASTER_ADMIN_USERNAME: ADMIN.username,
-      MASTER_ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-    },
-    '/healthz',
-  );
+  const serviceEnv = {
+    DATABASE_URL: database.url,
+    VALIDATION_RATE_LIMIT: '1000000000',
+    WEBHOOK_RATE_LIMIT: '1000000000',
+    MARKETPLACE_SECRET,
+    JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123',
+    MASTER_ADMIN_USERNAME: ADMIN.username,
+    MASTER_ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  };
+  const service = await startServer('src/server.ts', serviceEnv, '/healthz');
+  // On PostgreSQL, a second instance on the same database: the several-instances shape.
+  const second = database.label === 'SQLite' ? null : await startServer('src/server.ts', serviceEnv, '/healthz');
   try {
     const { token } = await api(service, null, '/auth/login', ADMIN);
     const seed: Seed = { server: service, token, api: (path, body) => api(service, token, path, body) };
@@ -202,15 +216,17 @@ async function main(): Promise<void> {
     ];
     // All servers stay up (an idle one costs nothing) and the rounds interleave, so a
     // slow moment of the machine hits every scenario alike instead of one.
+    const bound = scenarios.find(([, s]) => s.name === BOUND_ROW)![1];
     const runs: Measurement[][] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const results: Measurement[] = [];
       for (const [server, scenario] of scenarios) results.push(await measure(server, scenario));
+      if (second) results.push(await measureSpread([service, second], bound, "validate: bound, 2 instances (sum)"));
       runs.push(results);
     }
     report(summarise(runs), database.label);
   } finally {
-    await Promise.all([bare.stop(), fastify.stop(), service.stop()]);
+    await Promise.all([bare.stop(), fastify.stop(), service.stop(), second?.stop()]);
     await database.drop();
   }
 }
