@@ -221,7 +221,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round += 1) {
       const results: Measurement[] = [];
       for (const [server, scenario] of scenarios) results.push(await measure(server, scenario));
-      if (second) results.push(await measureSpread([service, second], bound, "validate: bound, 2 instances (sum)"));
+      if (second) results.push(await measureSpread([service, second], bound, 'validate: bound, 2 instances (sum)'));
       runs.push(results);
     }
     report(summarise(runs), database.label);
