@@ -37,6 +37,8 @@ import { staffRoutes } from './modules/staff/staff.routes.js';
 import { createKeyRing, type KeyRing } from './modules/signing/key-ring.js';
 import { signingRoutes } from './modules/signing/signing.routes.js';
 import { licenseFileRoutes } from './modules/licenses/license-file.routes.js';
+import { startWebhooks } from './modules/webhooks/webhooks.plugin.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('snapshot', storage.snapshot);
   app.decorate('longSnapshot', storage.longSnapshot);
   app.decorate('generatedAdmin', await ensureMasterAdmin(db, config.masterAdmin, app.log));
+  await startWebhooks(app);
 
   registerSecurityHeaders(app);
   registerValidation(app);
@@ -140,6 +143,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(signingRoutes);
   await app.register(licenseFileRoutes);
   await app.register(marketplaceRoutes);
+  await app.register(webhooksRoutes);
   await registerPortal(app);
 
   return app;

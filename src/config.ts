@@ -2,6 +2,7 @@
 // overridden by environment variables. A bad value stops the start and names its key.
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from './modules/webhooks/retry-schedule.js';
 
 export interface Config {
   port: number;
@@ -31,6 +32,10 @@ export interface Config {
   metricsToken: string | null;
   /** Port of a metrics-only listener bound to 127.0.0.1; null for none. */
   metricsPort: number | null;
+  /** Delays (seconds) before each retry of a failed webhook delivery; after the last, the event is failed. */
+  webhookRetryScheduleSeconds: number[];
+  /** Lets webhook endpoints target loopback and private networks (tests, a receiver on the same host). */
+  webhookAllowPrivateNetworks: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -59,6 +64,8 @@ const KEYS = {
   logFormat: ['LOG_FORMAT', 'log.format'],
   metricsToken: ['METRICS_TOKEN', 'metrics.token'],
   metricsPort: ['METRICS_PORT', 'metrics.port'],
+  webhookRetryScheduleSeconds: ['WEBHOOK_RETRY_SCHEDULE_SECONDS', 'webhooks.retryScheduleSeconds'],
+  webhookAllowPrivateNetworks: ['WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'webhooks.allowPrivateNetworks'],
 } as const;
 
 type Key = keyof typeof KEYS;
@@ -164,6 +171,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`${raw('masterAdminPassword').name} must be at least 8 characters`);
   }
 
+  const retrySchedule = raw('webhookRetryScheduleSeconds');
+  const webhookRetryScheduleSeconds = parseRetrySchedule(retrySchedule.value, retrySchedule.name);
+  const allowPrivate = raw('webhookAllowPrivateNetworks');
+  const webhookAllowPrivateNetworks = parseBoolean(allowPrivate.value, allowPrivate.name);
+
   return {
     port: int('port', 3000, 0, 65535),
     host: str('host') ?? '0.0.0.0',
@@ -186,7 +198,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat,
     metricsToken,
     metricsPort: metricsPort === 0 ? null : metricsPort,
+    webhookRetryScheduleSeconds,
+    webhookAllowPrivateNetworks,
   };
+}
+
+/** `5,60,300`, or a JSON array of numbers in the file; each 0 to 7 days, at most 50 of them. */
+function parseRetrySchedule(value: unknown, name: string): number[] {
+  if (value === undefined || value === null) return [...DEFAULT_RETRY_SCHEDULE_SECONDS];
+  const items = typeof value === 'string' ? value.split(',').map((part) => part.trim()) : value;
+  const numbers = Array.isArray(items) ? items.map((item) => (typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : item)) : null;
+  if (!numbers || numbers.length === 0 || numbers.length > 50 || !numbers.every((n) => Number.isInteger(n) && n >= 0 && n <= 7 * 86400)) {
+    throw new ConfigError(`${name} must be a comma-separated list of 1 to 50 delays in whole seconds (each at most 604800), got ${JSON.stringify(value)}`);
+  }
+  return numbers as number[];
+}
+
+function parseBoolean(value: unknown, name: string): boolean {
+  if (value === undefined || value === null) return false;
+  if (value === true || value === 'true' || value === '1') return true;
+  if (value === false || value === 'false' || value === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 /** Checks the PEM now so a bad key stops the start; the message never quotes the key. */

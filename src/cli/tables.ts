@@ -29,6 +29,11 @@ export const TABLES: TableSpec[] = [
   { name: 'orders', orderBy: ['id'] },
   { name: 'order_products', orderBy: ['order_id', 'position'] },
   { name: 'order_licenses', orderBy: ['order_id', 'position'] },
+  { name: 'webhook_endpoints', orderBy: ['id'] }, // signing secrets included, like signing_keys
+  { name: 'webhook_subscriptions', orderBy: ['endpoint_id', 'event_type'] },
+  { name: 'webhook_outbox', orderBy: ['id'] }, // pending events survive a move
+  { name: 'webhook_deliveries', orderBy: ['id'] },
+  { name: 'license_expiry_notices', orderBy: ['license_id', 'expires_at'] },
 ];
 
 /**

@@ -214,6 +214,70 @@ export interface SigningKeysTable {
   retired_at: number | null;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  description: string | null;
+  /** standard | discord */
+  format: string;
+  enabled: number;
+  /** whsec_…: needed in clear to sign; never answered except at creation and rotation */
+  secret: string;
+  created_at: number;
+  updated_at: number;
+  /** the first failed attempt of the current run of failures; null: the last attempt succeeded */
+  failing_since: number | null;
+  /** why it was disabled by the service (not by staff); null otherwise */
+  disabled_reason: string | null;
+}
+
+/** One event type (or `*`) an endpoint receives. */
+export interface WebhookSubscriptionsTable {
+  endpoint_id: string;
+  event_type: string;
+}
+
+/** One event for one endpoint, until it is delivered or given up. */
+export interface WebhookOutboxTable {
+  id: string;
+  endpoint_id: string;
+  /** `webhook-id`: the same on every attempt (the audit entry's id for audited changes) */
+  event_id: string;
+  type: string;
+  /** the standard-format JSON body, fixed when the event happened */
+  body: string;
+  created_at: number;
+  /** pending | delivered | failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  /** the worker that is sending it now, until lease_until */
+  lease_owner: string | null;
+  lease_until: number | null;
+}
+
+/** One delivery attempt. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  type: string;
+  attempt: number;
+  /** the event's state after this attempt: delivered, pending (will retry) or failed (gave up) */
+  status: string;
+  response_status: number | null;
+  /** the first 2 KiB of the answer, or why there was none */
+  response_body: string | null;
+  duration_ms: number;
+  at: number;
+}
+
+/** A license whose `licenses.expiring` event was queued for this expiry. */
+export interface LicenseExpiryNoticesTable {
+  license_id: string;
+  expires_at: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   staff: StaffTable;
@@ -236,4 +300,9 @@ export interface Database {
   order_licenses: OrderLicensesTable;
   signing_keys: SigningKeysTable;
   self_releases: SelfReleasesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_outbox: WebhookOutboxTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  license_expiry_notices: LicenseExpiryNoticesTable;
 }

@@ -58,3 +58,21 @@ export function onBatch(listener: (event: BatchCommitted) => void): () => void {
   groupCommitChannel.subscribe(handler);
   return () => groupCommitChannel.unsubscribe(handler);
 }
+
+export interface WebhookAttempted {
+  /** delivered, retry (another attempt is scheduled) or failed (given up) */
+  outcome: 'delivered' | 'retry' | 'failed';
+}
+
+const webhookChannel = channel('licensing:webhook-delivery');
+
+/** One outbound webhook attempt recorded. */
+export function reportWebhookAttempt(outcome: WebhookAttempted['outcome']): void {
+  if (webhookChannel.hasSubscribers) webhookChannel.publish({ outcome } satisfies WebhookAttempted);
+}
+
+export function onWebhookAttempt(listener: (event: WebhookAttempted) => void): () => void {
+  const handler = (message: unknown) => listener(message as WebhookAttempted);
+  webhookChannel.subscribe(handler);
+  return () => webhookChannel.unsubscribe(handler);
+}

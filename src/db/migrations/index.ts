@@ -11,6 +11,7 @@ import * as staffAccess from './2026_11_25_0012_staff_access.js';
 import * as validationCountsByHour from './2026_11_25_0014a_validation_counts_by_hour.js';
 import * as bindingsThatHeal from './2026_11_26_0020_bindings_that_heal.js';
 import * as revocation from './2026_11_26_0040_revocation.js';
+import * as outboundWebhooks from './2026_11_27_0050_outbound_webhooks.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0014a_validation_counts_by_hour': validationCountsByHour,
   '2026_11_26_0020_bindings_that_heal': bindingsThatHeal,
   '2026_11_26_0040_revocation': revocation,
+  '2026_11_27_0050_outbound_webhooks': outboundWebhooks,
 };

@@ -6,10 +6,6 @@ import { sql, type SqlBool } from 'kysely';
 /** The INSERT of one entry, as a query (SQLite's validation batch compiles it and runs it synchronously). */
 export const auditInsertQuery = (db: Db, entry: AuditEntriesTable) => db.insertInto('audit_entries').values(entry);
 
-export function insertAuditEntry(trx: Db, entry: AuditEntriesTable): Promise<unknown> {
-  return auditInsertQuery(trx, entry).execute();
-}
-
 export interface AuditFilter {
   /** Only these event names (any of them). */
   names?: readonly string[];

@@ -15,7 +15,11 @@ import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { reportSlotRelease, reportValidation } from '../../lib/observe.js';
-import { auditRow } from '../audit/audit.service.js';
+import { auditEventWrite, auditRow } from '../audit/audit.service.js';
+import type { OutboundEvent } from '../webhooks/events.js';
+import { enqueue } from '../webhooks/outbox.repository.js';
+import type { EventGate } from '../webhooks/subscriptions.js';
+import { SLOT_BIND_EVENT_TYPE, slotBindEvent, validationEvent, validationEventType } from '../webhooks/validation-events.js';
 import { decideValidation, shortfall, type Decision } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
@@ -39,17 +43,33 @@ const attemptOf = (req: ValidationRequest, now: number, decision: Decision): New
   return attemptRow(req, now, decision);
 };
 
+/** An attempt to record, with the validation event some endpoint wants (if any). */
+interface AttemptToRecord {
+  attempt: NewValidationAttempt;
+  event: OutboundEvent | null;
+}
+
+/** The attempts in one statement; their events, if any, in the same transaction. */
+async function insertAttemptsWithEvents(db: Db, items: readonly AttemptToRecord[]): Promise<void> {
+  const events = items.flatMap((i) => (i.event ? [i.event] : []));
+  if (events.length === 0) return void (await repo.insertAttempts(db, items.map((i) => i.attempt)));
+  await db.transaction().execute(async (trx) => {
+    await repo.insertAttempts(trx, items.map((i) => i.attempt));
+    for (const event of events) await enqueue(trx, event);
+  });
+}
+
 /**
  * Inserts a batch of attempts in one statement. If that fails (a license deleted
  * meanwhile fails the whole statement), each is inserted alone and fails alone.
  */
-async function insertBatch(db: Db, batch: Pending<NewValidationAttempt, void>[]): Promise<void> {
+async function insertBatch(db: Db, batch: Pending<AttemptToRecord, void>[]): Promise<void> {
   try {
-    await repo.insertAttempts(db, batch.map((p) => p.item));
+    await insertAttemptsWithEvents(db, batch.map((p) => p.item));
     for (const p of batch) p.resolve();
   } catch (err) {
     if (batch.length === 1) throw err;
-    for (const p of batch) await repo.insertAttempts(db, [p.item]).then(() => p.resolve(), p.reject);
+    for (const p of batch) await insertAttemptsWithEvents(db, [p.item]).then(() => p.resolve(), p.reject);
   }
 }
 
@@ -68,7 +88,7 @@ async function lookLocked(trx: Db, kind: SlotKind, req: ValidationRequest, licen
   return { bound, used: look.used, next: look.next, lastSeen: look.lastSeen, idle: candidates.length, candidates };
 }
 
-export function createPostgresValidator(db: Db, historyMax: number): Validator {
+export function createPostgresValidator(db: Db, historyMax: number, events: EventGate): Validator {
   const pruning = new PruneSchedule(historyMax);
   // The lock-free reads of validations that arrive together go in one statement: one round
   // trip and one snapshot for all, as their attempts share one insert.
@@ -79,10 +99,13 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
     },
     { maxBatch: ATTEMPTS_PER_INSERT.postgres, maxInFlight: 2, observed: false },
   );
-  const attempts = new GroupCommit<NewValidationAttempt, void>((batch) => insertBatch(db, batch), {
+  const attempts = new GroupCommit<AttemptToRecord, void>((batch) => insertBatch(db, batch), {
     maxBatch: ATTEMPTS_PER_INSERT.postgres,
     maxInFlight: 4, // the next batches gather while one commits (each on its own pooled connection)
   });
+
+  const validationEventOf = (req: ValidationRequest, now: number, decision: Decision) =>
+    events.wants(validationEventType(decision.valid)) ? validationEvent(req, now, decision) : null;
 
   /** The attempt is recorded by the caller; null: the license does not exist. */
   const decideWithoutLock = async (req: ValidationRequest, now: number): Promise<LockFreeDecision | 'may bind' | null> => {
@@ -121,12 +144,17 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
           const freed = look.candidates.slice(0, count);
           const audit = freed.map((binding) => auditRow('validation', 'licenses.slot.release', inactiveReleaseAudit(req.licenseId, kind, binding), now));
           await repo.releaseWithAudit(trx, kind, req.licenseId, freed.map((b) => b.value), audit);
+          for (const entry of audit) await auditEventWrite(trx, entry, events)?.execute();
           released += freed.length;
-          if (!look.bound) await repo.bind(trx, kind, req.licenseId, req[kind], look.next, now);
-          else if (isStale(look.lastSeen!, now)) await repo.touch(trx, kind, req.licenseId, req[kind], now);
+          if (!look.bound) {
+            await repo.bind(trx, kind, req.licenseId, req[kind], look.next, now);
+            if (events.wants(SLOT_BIND_EVENT_TYPE)) await enqueue(trx, slotBindEvent(req, kind, now));
+          } else if (isStale(look.lastSeen!, now)) await repo.touch(trx, kind, req.licenseId, req[kind], now);
         }
       }
       await repo.insertAttempts(trx, [attemptOf(req, now, decision)]);
+      const event = validationEventOf(req, now, decision);
+      if (event) await enqueue(trx, event);
       return { valid: decision.valid, released };
     });
 
@@ -147,7 +175,7 @@ export function createPostgresValidator(db: Db, historyMax: number): Validator {
       const { decision, touch } = decided;
       try {
         await Promise.all([
-          attempts.submit(attemptOf(req, now, decision)),
+          attempts.submit({ attempt: attemptOf(req, now, decision), event: validationEventOf(req, now, decision) }),
           ...touch.map((t) => repo.touch(db, t.kind, req.licenseId, t.value, now)),
         ]);
       } catch (err) {

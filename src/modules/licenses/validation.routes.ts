@@ -14,7 +14,7 @@ const RECEIPT_HEADER = 'Validation-Receipt';
 
 export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The engine for this database (src/db/storage/ hands SQLite's raw handle to it).
-  const validator = createValidator(app.storage, app.config.validationHistoryMax);
+  const validator = createValidator(app.storage, app.config.validationHistoryMax, app.webhookSubscriptions);
   app.addHook('onClose', () => validator.close());
 
   app.post(

@@ -5,10 +5,12 @@ import type { Storage } from '../../db/storage/storage.js';
 import { createPostgresValidator } from './validation.postgres.js';
 import { createSqliteValidator } from './validation.sqlite.js';
 import type { Validator } from './validation.types.js';
+import { NO_EVENTS, type EventGate } from '../webhooks/subscriptions.js';
 
-export function createValidator(storage: Storage, historyMax: number): Validator {
+/** `events` says which validation events (and slot-release events) some endpoint may want. */
+export function createValidator(storage: Storage, historyMax: number, events: EventGate = NO_EVENTS): Validator {
   return storage.perEngine({
-    sqlite: (handle) => createSqliteValidator(storage.db, handle, historyMax),
-    postgres: () => createPostgresValidator(storage.db, historyMax),
+    sqlite: (handle) => createSqliteValidator(storage.db, handle, historyMax, events),
+    postgres: () => createPostgresValidator(storage.db, historyMax, events),
   });
 }

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/test-app.js';
 import { createDb, migrateToLatest, type DbHandle } from '../../db/database.js';
 import { createBatchProcessor } from './validation.sqlite-batch.js';
+import { NO_EVENTS } from '../webhooks/subscriptions.js';
 
 describe('SQLite validation batch', () => {
   let database: TestDatabase;
@@ -35,7 +36,7 @@ describe('SQLite validation batch', () => {
       hwid: `HW-${i % 5}`,
       ip: `10.0.0.${i}`,
     }));
-    const outcomes = createBatchProcessor(handle.db, handle.sqlite!, 1000)(requests);
+    const outcomes = createBatchProcessor(handle.db, handle.sqlite!, 1000, NO_EVENTS)(requests);
 
     // HW-0..HW-2 take the three slots on first sight; HW-3 and HW-4 never fit; unknown is false.
     expect(outcomes).toEqual(requests.map((r) => r.licenseId === 'L' && ['HW-0', 'HW-1', 'HW-2'].includes(r.hwid)));

@@ -7,6 +7,8 @@ import type { NewValidationAttempt } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../db/storage/unavailable.js';
 import { reportSlotRelease, reportValidation } from '../../lib/observe.js';
 import { auditRow } from '../audit/audit.service.js';
+import type { EventGate } from '../webhooks/subscriptions.js';
+import { SLOT_BIND_EVENT_TYPE, slotBindEvent, validationEvent, validationEventType } from '../webhooks/validation-events.js';
 import { decideValidation, shortfall } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import { prepareValidationStatements, type Kind, type ValidationStatements } from './validation.sqlite-statements.js';
@@ -103,7 +105,10 @@ class BatchView {
   /** Bindings this batch released for inactivity (reported once it commits). */
   released = 0;
 
-  constructor(readonly stmts: ValidationStatements) {}
+  constructor(
+    readonly stmts: ValidationStatements,
+    readonly events: EventGate,
+  ) {}
 
   /** null: no such license */
   license(id: string): LicenseView | null {
@@ -121,7 +126,7 @@ class BatchView {
 function releaseIdle(view: BatchView, slot: SlotView, kind: Kind, req: ValidationRequest, look: SlotLook, count: number, now: number): void {
   for (const binding of look.candidates.slice(0, count)) {
     slot.release(binding);
-    view.stmts.audit(auditRow('validation', 'licenses.slot.release', inactiveReleaseAudit(req.licenseId, kind, binding), now));
+    view.stmts.audit(auditRow('validation', 'licenses.slot.release', inactiveReleaseAudit(req.licenseId, kind, binding), now), view.events);
     view.released++;
   }
 }
@@ -138,11 +143,16 @@ function applyValidation(view: BatchView, req: ValidationRequest, now: number): 
   if (decision.valid) {
     releaseIdle(view, license.ip, 'ip', req, ip, decision.releaseIps, now);
     releaseIdle(view, license.hwid, 'hwid', req, hwid, decision.releaseHwids, now);
-    if (decision.bindIp) license.ip.bind(req.ip, now);
-    else license.ip.touch(req.ip, now);
-    if (decision.bindHwid) license.hwid.bind(req.hwid, now);
-    else license.hwid.touch(req.hwid, now);
+    for (const [kind, bind] of [['ip', decision.bindIp], ['hwid', decision.bindHwid]] as const) {
+      if (!bind) {
+        license[kind].touch(req[kind], now);
+        continue;
+      }
+      license[kind].bind(req[kind], now);
+      if (view.events.wants(SLOT_BIND_EVENT_TYPE)) view.stmts.event(slotBindEvent(req, kind, now));
+    }
   }
+  if (view.events.wants(validationEventType(decision.valid))) view.stmts.event(validationEvent(req, now, decision));
   return attemptRow(req, now, decision);
 }
 
@@ -154,7 +164,7 @@ export type BatchOutcome = boolean | Error;
  * it is committed and each request is retried alone, so one failing request cannot fail
  * the others; unless the database itself is unavailable, which fails them all.
  */
-export function createBatchProcessor(db: Db, sqlite: SqliteDatabase.Database, historyMax: number) {
+export function createBatchProcessor(db: Db, sqlite: SqliteDatabase.Database, historyMax: number, events: EventGate) {
   const stmts = prepareValidationStatements(db, sqlite);
   const pruning = new PruneSchedule(historyMax);
 
@@ -169,7 +179,7 @@ export function createBatchProcessor(db: Db, sqlite: SqliteDatabase.Database, hi
   };
 
   const applyAll = sqlite.transaction((requests: ValidationRequest[]): boolean[] => {
-    const view = new BatchView(stmts);
+    const view = new BatchView(stmts, events);
     released = 0;
     const now = Date.now(); // the batch is one moment: it commits as one
     const attempts: NewValidationAttempt[] = [];

@@ -6,7 +6,10 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Compilable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AuditEntriesTable, NewValidationAttempt } from '../../db/schema.js';
-import { auditInsertQuery } from '../audit/audit.repository.js';
+import { auditWrites } from '../audit/audit.service.js';
+import type { OutboundEvent } from '../webhooks/events.js';
+import { enqueueQuery } from '../webhooks/outbox.repository.js';
+import type { EventGate } from '../webhooks/subscriptions.js';
 import { deleteAttemptsOlderThan, oldestKeptAttempt } from './validation.repository.js';
 import { ATTEMPTS_PER_INSERT, type IdleBinding, type LicenseLimits, type SlotKind, type SlotUsage } from './validation.types.js';
 
@@ -86,7 +89,12 @@ export function prepareValidationStatements(db: Db, sqlite: SqliteDatabase.Datab
     unbind: (kind: Kind, licenseId: string, value: string): void => {
       kinds[kind].unbind.run(licenseId, value);
     },
-    audit: (entry: AuditEntriesTable): void => compiled.run(auditInsertQuery(db, entry)),
+    /** The entry, and its event when `gate` says some endpoint may want it. */
+    audit: (entry: AuditEntriesTable, gate: EventGate): void => {
+      for (const write of auditWrites(db, entry, gate)) compiled.run(write);
+    },
+    /** Queues the event for the endpoints that subscribe to it. */
+    event: (event: OutboundEvent): void => compiled.run(enqueueQuery(db, event)),
     /** Inserts the attempts in the order given (their ids follow that order). */
     recordAttempts: (attempts: readonly NewValidationAttempt[]): void => {
       for (let start = 0; start < attempts.length; start += ATTEMPTS_PER_INSERT.sqlite) {

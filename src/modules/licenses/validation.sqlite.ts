@@ -7,9 +7,10 @@ import type { Db } from '../../db/database.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { createBatchProcessor } from './validation.sqlite-batch.js';
 import type { ValidationRequest, Validator } from './validation.types.js';
+import type { EventGate } from '../webhooks/subscriptions.js';
 
-export function createSqliteValidator(db: Db, sqlite: SqliteDatabase.Database, historyMax: number): Validator {
-  const processBatch = createBatchProcessor(db, sqlite, historyMax);
+export function createSqliteValidator(db: Db, sqlite: SqliteDatabase.Database, historyMax: number, events: EventGate): Validator {
+  const processBatch = createBatchProcessor(db, sqlite, historyMax, events);
   const runBatch = async (batch: Pending<ValidationRequest, boolean>[]): Promise<void> => {
     const outcomes = await db.connection().execute(async () => processBatch(batch.map((p) => p.item)));
     outcomes.forEach((outcome, i) => {

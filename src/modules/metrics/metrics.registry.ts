@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { onBatch, onSlotRelease, onValidation } from '../../lib/observe.js';
+import { onBatch, onSlotRelease, onValidation, onWebhookAttempt } from '../../lib/observe.js';
+import { queueStats } from '../webhooks/outbox.repository.js';
 
 const WEBHOOK_ROUTES = new Set(['/marketplace', '/marketplace/license', '/integrations/marketplace']);
 
@@ -66,6 +67,27 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [registry],
   });
+  const webhookAttempts = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Outbound webhook attempts, by outcome: delivered, retry (another attempt is scheduled) or failed (given up)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  // The queue is read at scrape time; an unreachable database leaves the last figures.
+  const queueGauge = (name: string, help: string, read: (stats: Awaited<ReturnType<typeof queueStats>>) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const stats = await queueStats(app.db).catch(() => null);
+        if (stats) this.set(read(stats));
+      },
+    });
+  queueGauge('webhook_queue_depth', 'Outbound webhook events waiting for delivery (all endpoints)', (s) => s.depth);
+  queueGauge('webhook_oldest_pending_seconds', 'Age of the oldest event waiting for delivery; 0 when none waits', (s) =>
+    s.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - s.oldestCreatedAt) / 1000),
+  );
   if (pool) {
     const poolGauge = (name: string, help: string, read: () => number) =>
       new Gauge({
@@ -91,6 +113,7 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
   });
   const stopValidations = onValidation(({ reason, valid }) => validations.inc({ outcome: valid ? 'valid' : 'invalid', reason }));
   const stopSlotReleases = onSlotRelease(({ reason, count }) => slotReleases.inc({ reason }, count));
+  const stopWebhookAttempts = onWebhookAttempt(({ outcome }) => webhookAttempts.inc({ outcome }));
   const stopBatches = onBatch(({ size, seconds }) => {
     batchSize.observe(size);
     batchSeconds.observe(seconds);
@@ -99,6 +122,7 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
     stopValidations();
     stopSlotReleases();
     stopBatches();
+    stopWebhookAttempts();
     registry.clear();
   });
   return registry;

@@ -1,4 +1,4 @@
-// The permission strings of SPEC.md. The Master Admin holds the wildcard instead.
+// The permission strings of SPEC.md (and DECISIONS.md: webhooks). The Master Admin holds the wildcard instead.
 export const PERMISSIONS = [
   'customers:read', 'customers:write', 'customers:delete',
   'products:read', 'products:write', 'products:delete',
@@ -7,6 +7,7 @@ export const PERMISSIONS = [
   'roles:read', 'roles:write', 'roles:delete',
   'staff:read', 'staff:manage',
   'actions:read',
+  'webhooks:read', 'webhooks:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

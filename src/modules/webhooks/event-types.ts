@@ -1,0 +1,37 @@
+// The one vocabulary of events (DECISIONS.md "Outbound webhooks"): the audit log's action
+// names, plus the facts of validation that are not audited, plus `ping` (test sends).
+// event-types.test.ts fails when code records an audit action missing from this list.
+
+export const AUDIT_EVENT_TYPES = [
+  'apiToken.create', 'apiToken.revoke',
+  'customers.create', 'customers.update', 'customers.delete',
+  'licenses.create', 'licenses.update', 'licenses.delete', 'licenses.issueFile',
+  'licenses.revoke', 'licenses.reinstate', 'licenses.slot.release',
+  'marketplace.license.create', 'marketplace.license.reuse', 'marketplace.license.reject', 'marketplace.license.revoke',
+  'orders.create', 'orders.update', 'orders.delete',
+  'products.create', 'products.update', 'products.delete',
+  'registrationKey.generate', 'registrationKey.revoke',
+  'roles.create', 'roles.update', 'roles.delete',
+  'signingKey.create', 'signingKey.activate', 'signingKey.rotate', 'signingKey.delete',
+  'staff.create', 'staff.delete', 'staff.setActive', 'staff.setRoles', 'staff.changePassword', 'staff.setPassword',
+  'staff.totp.enable', 'staff.totp.disable',
+  'webhookEndpoint.create', 'webhookEndpoint.update', 'webhookEndpoint.delete', 'webhookEndpoint.rotateSecret',
+  'webhookEndpoint.disable',
+] as const;
+
+/** Events that are facts of validation, not audited changes. */
+export const VALIDATION_EVENT_TYPES = ['licenses.slot.bind', 'licenses.validate.succeeded', 'licenses.validate.failed'] as const;
+
+export const EXPIRING_EVENT_TYPE = 'licenses.expiring';
+
+/** Every type an endpoint may subscribe to. */
+export const EVENT_TYPES: readonly string[] = [...AUDIT_EVENT_TYPES, ...VALIDATION_EVENT_TYPES, EXPIRING_EVENT_TYPE];
+
+/** Subscribes to every type, including those added later. */
+export const ALL_EVENTS = '*';
+
+/** Sent by POST /webhook-endpoints/{id}/test to that endpoint only; not subscribable. */
+export const PING_EVENT_TYPE = 'ping';
+
+const KNOWN = new Set<string>(EVENT_TYPES);
+export const isEventType = (type: string): boolean => KNOWN.has(type);

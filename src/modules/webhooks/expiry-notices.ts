@@ -1,0 +1,71 @@
+// `licenses.expiring`: once per license and expiry, 7 days before it. Each instance looks
+// once a minute, and only while some enabled endpoint subscribes (a license that enters
+// the window while nobody listens is announced to an endpoint that subscribes later,
+// if it has not expired by then). The notice row and the event commit together, and the
+// notice's key (license, expiry) makes two instances, or two scans, announce it once; a
+// new expiry (a PUT, a renewal) is a new notice.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Storage } from '../../db/storage/storage.js';
+import { getLicense, withoutHistory } from '../licenses/licenses.service.js';
+import { EXPIRING_EVENT_TYPE } from './event-types.js';
+import { newEvent } from './events.js';
+import { enqueue } from './outbox.repository.js';
+import type { EventGate } from './subscriptions.js';
+
+export const EXPIRING_NOTICE_MS = 7 * 24 * 3600_000;
+const SCAN_EVERY_MS = 60_000;
+const PER_SCAN = 500;
+
+/** Queues the expiring events now due; returns how many it queued. */
+export async function announceExpiring(storage: Storage, now = Date.now()): Promise<number> {
+  const { db } = storage;
+  const due = await db
+    .selectFrom('licenses as l')
+    .select(['l.id', 'l.expires_at'])
+    .where('l.expires_at', '>', now)
+    .where('l.expires_at', '<=', now + EXPIRING_NOTICE_MS)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('license_expiry_notices as n').select('n.license_id').whereRef('n.license_id', '=', 'l.id').whereRef('n.expires_at', '=', 'l.expires_at'))),
+    )
+    .orderBy('l.expires_at')
+    .limit(PER_SCAN)
+    .execute();
+  let queued = 0;
+  for (const { id, expires_at } of due) {
+    const announced = await storage.transaction(async (trx) => {
+      const noticed = await trx
+        .insertInto('license_expiry_notices')
+        .values({ license_id: id, expires_at: Number(expires_at) })
+        .onConflict((oc) => oc.doNothing())
+        .returning('license_id')
+        .executeTakeFirst();
+      if (!noticed) return false; // another instance was first
+      const license = withoutHistory(await getLicense(trx, id));
+      if (license.expiresAtEpochMillis !== Number(expires_at)) throw new ChangedMeanwhile();
+      await enqueue(trx, newEvent(EXPIRING_EVENT_TYPE, license));
+      return true;
+    }).catch((err) => {
+      if (err instanceof ChangedMeanwhile || (err as { statusCode?: number }).statusCode === 404) return false; // the next scan sees the new state
+      throw err;
+    });
+    if (announced) queued++;
+  }
+  return queued;
+}
+
+class ChangedMeanwhile extends Error {}
+
+export function startExpiryNotices(storage: Storage, gate: EventGate, log: FastifyBaseLogger): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running || !gate.wants(EXPIRING_EVENT_TYPE)) return;
+    running = true;
+    announceExpiring(storage)
+      .catch((err) => log.warn({ error: (err as Error).message }, 'expiring-license events: scan failed; trying again in a minute'))
+      .finally(() => {
+        running = false;
+      });
+  }, SCAN_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

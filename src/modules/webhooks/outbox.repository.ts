@@ -1,0 +1,169 @@
+// The outbox: one row per event and subscribing endpoint. Rows are written by the
+// transaction of the change they report (enqueueQuery, one INSERT … SELECT that finds the
+// subscribers at that moment), then leased by one delivery worker at a time: a lease that
+// runs out (the worker was killed) makes the row due again, so nothing is lost and no
+// attempt is made by two workers at once.
+import { sql } from 'kysely';
+import type { Db, Dialect } from '../../db/database.js';
+import type { WebhookDeliveriesTable, WebhookOutboxTable } from '../../db/schema.js';
+import { ALL_EVENTS } from './event-types.js';
+import type { OutboundEvent } from './events.js';
+
+export type OutboxRow = WebhookOutboxTable;
+
+/** Queues `event` for every enabled endpoint subscribed to its type (none: inserts nothing). */
+export const enqueueQuery = (db: Db, event: OutboundEvent) =>
+  db
+    .insertInto('webhook_outbox')
+    .columns(['id', 'endpoint_id', 'event_id', 'type', 'body', 'created_at', 'status', 'attempts', 'next_attempt_at'])
+    .expression(
+      db
+        .selectFrom('webhook_endpoints as e')
+        .where('e.enabled', '=', 1)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('webhook_subscriptions as s')
+              .select('s.endpoint_id')
+              .whereRef('s.endpoint_id', '=', 'e.id')
+              .where('s.event_type', 'in', [event.type, ALL_EVENTS]),
+          ),
+        )
+        .select([
+          sql<string>`cast(${event.id} as text) || ':' || e.id`.as('id'),
+          'e.id as endpoint_id',
+          sql<string>`cast(${event.id} as text)`.as('event_id'),
+          sql<string>`cast(${event.type} as text)`.as('type'),
+          sql<string>`cast(${event.body} as text)`.as('body'),
+          sql<number>`cast(${event.createdAt} as bigint)`.as('created_at'),
+          sql<string>`'pending'`.as('status'),
+          sql<number>`0`.as('attempts'),
+          sql<number>`cast(${event.createdAt} as bigint)`.as('next_attempt_at'),
+        ]),
+    );
+
+export async function enqueue(db: Db, event: OutboundEvent): Promise<void> {
+  await enqueueQuery(db, event).execute();
+}
+
+/** Queues `event` for one endpoint whatever it subscribes to (test pings). */
+export async function enqueueFor(db: Db, endpointId: string, event: OutboundEvent): Promise<void> {
+  await db
+    .insertInto('webhook_outbox')
+    .values({
+      id: `${event.id}:${endpointId}`,
+      endpoint_id: endpointId,
+      event_id: event.id,
+      type: event.type,
+      body: event.body,
+      created_at: event.createdAt,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: event.createdAt,
+    })
+    .execute();
+}
+
+/** Pending rows of enabled endpoints whose time has come and that nobody holds. */
+const dueRows = (db: Db, now: number) =>
+  db
+    .selectFrom('webhook_outbox')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .where('endpoint_id', 'in', db.selectFrom('webhook_endpoints').select('id').where('enabled', '=', 1));
+
+/**
+ * Leases up to `limit` due rows of enabled endpoints to `owner` until `leaseUntil`.
+ * PostgreSQL: rows another worker is claiming right now are skipped, not waited for.
+ */
+export async function claimDue(db: Db, dialect: Dialect, owner: string, now: number, leaseUntil: number, limit: number): Promise<OutboxRow[]> {
+  let due = dueRows(db, now).select('id').orderBy('next_attempt_at').limit(limit);
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  return db
+    .updateTable('webhook_outbox')
+    .set({ lease_owner: owner, lease_until: leaseUntil })
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+}
+
+/** The row after one attempt; applied only while `owner` still holds the lease. */
+export interface Settlement {
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: number;
+}
+
+export async function settle(db: Db, id: string, owner: string, settlement: Settlement): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_outbox')
+    .set({ status: settlement.status, attempts: settlement.attempts, next_attempt_at: settlement.nextAttemptAt, lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertDelivery(db: Db, delivery: WebhookDeliveriesTable): Promise<void> {
+  await db.insertInto('webhook_deliveries').values(delivery).execute();
+}
+
+export function listDeliveries(db: Db, endpointId: string, limit: number): Promise<WebhookDeliveriesTable[]> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Makes the event due now with a fresh schedule; false: no such event for this endpoint. */
+export async function redeliver(db: Db, endpointId: string, eventId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_outbox')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Pending rows and the creation time of the oldest (for the queue gauges). */
+export async function queueStats(db: Db): Promise<{ depth: number; oldestCreatedAt: number | null }> {
+  const row = await db
+    .selectFrom('webhook_outbox')
+    .select((eb) => [eb.fn.countAll<number>().as('depth'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { depth: Number(row.depth), oldestCreatedAt: row.oldest === null ? null : Number(row.oldest) };
+}
+
+/** Deletes settled events and delivery log rows older than `before`. */
+export async function pruneSettled(db: Db, before: number): Promise<void> {
+  await db
+    .deleteFrom('webhook_outbox')
+    .where('status', '!=', 'pending')
+    .where('created_at', '<', before)
+    .execute();
+  await db.deleteFrom('webhook_deliveries').where('at', '<', before).execute();
+}
+
+/** The event types (or `*`) some enabled endpoint receives. */
+export async function subscribedTypes(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_subscriptions as s')
+    .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
+    .select('s.event_type')
+    .distinct()
+    .where('e.enabled', '=', 1)
+    .execute();
+  return rows.map((r) => r.event_type);
+}
+
+/** Whether some row is due (a read: an idle worker takes no write lock). */
+export async function anyDue(db: Db, now: number): Promise<boolean> {
+  return (await dueRows(db, now).select('id').limit(1).executeTakeFirst()) !== undefined;
+}

@@ -1,0 +1,159 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
+import * as endpoints from './endpoints.service.js';
+import {
+  DeliveriesQuerySchema,
+  DeliverySchema,
+  EventParams,
+  QueuedEventSchema,
+  WebhookEndpointBodySchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+} from './webhooks.schemas.js';
+
+const tags = ['Webhooks'];
+const URL_RULE =
+  'The URL must be http(s); a host that resolves to a loopback, private, link-local or unspecified address is refused (400 naming `url`) ' +
+  'here and again at every delivery, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.';
+
+export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const allowPrivate = app.config.webhookAllowPrivateNetworks;
+  /** After a change: this instance's validations see it at once (others within a second). */
+  const changed = () => app.webhookSubscriptions.reload();
+
+  app.get(
+    '/webhook-endpoints',
+    { config: { permission: 'webhooks:read' }, schema: { tags, summary: 'List webhook endpoints', response: { 200: Type.Array(WebhookEndpointSchema) } } },
+    async () => endpoints.listEndpoints(app.db),
+  );
+
+  app.post(
+    '/webhook-endpoints',
+    {
+      config: { permission: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Create a webhook endpoint (its secret is answered only here)',
+        description: `Events are queued for it from the next change on. ${URL_RULE}`,
+        body: WebhookEndpointBodySchema,
+        response: { 201: WebhookEndpointWithSecretSchema },
+      },
+    },
+    async (request, reply) => {
+      const checked = await endpoints.checkBody(request.body, allowPrivate);
+      const created = await app.transaction((trx) => endpoints.createEndpoint(trx, request.actor.username, request.body, checked));
+      await changed();
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/webhook-endpoints/:id',
+    {
+      config: { permission: 'webhooks:read' },
+      schema: { tags, summary: 'Get a webhook endpoint', params: IdParams, response: { 200: WebhookEndpointSchema } },
+    },
+    async (request) => endpoints.getEndpoint(app.db, request.params.id),
+  );
+
+  app.put(
+    '/webhook-endpoints/:id',
+    {
+      config: { permission: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Replace a webhook endpoint (not its secret)',
+        description: `Omitted optional fields take their defaults. Enabling a disabled endpoint resumes its pending events. ${URL_RULE}`,
+        params: IdParams,
+        body: WebhookEndpointBodySchema,
+        response: { 200: WebhookEndpointSchema },
+      },
+    },
+    async (request) => {
+      const checked = await endpoints.checkBody(request.body, allowPrivate);
+      const updated = await app.transaction((trx) => endpoints.updateEndpoint(trx, request.actor.username, request.params.id, request.body, checked));
+      await changed();
+      return updated;
+    },
+  );
+
+  app.delete(
+    '/webhook-endpoints/:id',
+    {
+      config: { permission: 'webhooks:write' },
+      schema: { tags, summary: 'Delete a webhook endpoint with its queued events and delivery log', params: IdParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      await app.transaction((trx) => endpoints.deleteEndpoint(trx, request.actor.username, request.params.id));
+      await changed();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/rotate-secret',
+    {
+      config: { permission: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Replace the signing secret (the new one is answered only here)',
+        description: 'Attempts from now on are signed with the new secret, retries of older events included.',
+        params: IdParams,
+        response: { 200: WebhookEndpointWithSecretSchema },
+      },
+    },
+    async (request) => app.transaction((trx) => endpoints.rotateSecret(trx, request.actor.username, request.params.id)),
+  );
+
+  app.get(
+    '/webhook-endpoints/:id/deliveries',
+    {
+      config: { permission: 'webhooks:read' },
+      schema: {
+        tags,
+        summary: 'Delivery attempts, newest first',
+        description: 'Kept 30 days.',
+        params: IdParams,
+        querystring: DeliveriesQuerySchema,
+        response: { 200: Type.Array(DeliverySchema) },
+      },
+    },
+    async (request) => endpoints.listDeliveries(app.db, request.params.id, request.query.limit ?? 50),
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/deliveries/:eventId/redeliver',
+    {
+      config: { permission: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Send an event again',
+        description: 'The event (kept 30 days) is due at once, with the same `webhook-id` and a fresh retry schedule, delivered or failed before.',
+        params: EventParams,
+        response: { 202: QueuedEventSchema, 404: ErrorAnswer('Endpoint or event not found') },
+      },
+    },
+    async (request, reply) => {
+      await app.transaction((trx) => endpoints.redeliver(trx, request.params.id, request.params.eventId));
+      return reply.code(202).send({ eventId: request.params.eventId, status: 'pending' as const });
+    },
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/test',
+    {
+      config: { permission: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Send a `ping` event to this endpoint',
+        description: 'Queued like any event: its attempts show in the delivery log.',
+        params: IdParams,
+        response: { 202: QueuedEventSchema, 409: ErrorAnswer('Endpoint is disabled') },
+      },
+    },
+    async (request, reply) => {
+      const eventId = await app.transaction((trx) => endpoints.sendTestPing(trx, request.params.id));
+      return reply.code(202).send({ eventId, status: 'pending' as const });
+    },
+  );
+};
