@@ -12,6 +12,8 @@ import { createOrder, createRole, generateKey, staffWith, newLicense, createProd
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import { base32Decode, codeForStep, stepAt } from '../modules/two-factor/totp.js';
 import { DERIVED_TABLES, TABLES } from './tables.js';
+import { announceExpiring } from '../modules/webhooks/expiry-notices.js';
+import { startReceiver } from '../../test/helpers/webhook-receiver.js';
 
 /** The data lines of an export, sorted (row order may differ between dialects' collations). */
 const records = (file: string) => readFileSync(file, 'utf8').trim().split('\n').slice(1).sort();
@@ -42,7 +44,7 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
 
   beforeAll(async () => {
     // No JWT_SECRET: the service generates one and stores it (settings), which must move too.
-    t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '1000', JWT_SECRET: '' });
+    t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '1000', JWT_SECRET: '', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
     dir = mkdtempSync(join(tmpdir(), 'licensing-export-'));
   });
   afterAll(async () => {
@@ -84,6 +86,15 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
       form: { secret: 'test-marketplace-secret', user_id: '4242', resource_id: (await t.admin('GET', `/products/${product.id}`)).json.marketplaceResourceId, marketplace: 'true' },
     });
     expect(webhook.status).toBe(200);
+    // Outbound webhooks: an endpoint, its events, a delivery logged, an expiry announced.
+    const receiver = await startReceiver();
+    const endpoint = await t.admin('POST', '/webhook-endpoints', { body: { url: receiver.url, events: ['*'] } });
+    expect(endpoint.status).toBe(201);
+    await newLicense(t, { productId: product.id, expiresAtEpochMillis: Date.now() + 86_400_000 });
+    expect(await announceExpiring(t.app.storage)).toBe(1);
+    await receiver.waitFor(2);
+    await t.app.webhookWorker.stop(); // the log is complete and stays as exported
+    await receiver.close();
     const sourceLicense = (await t.admin('GET', `/licenses/${license.id}`)).json;
 
     const first = join(dir, `${dialect}-1.jsonl`);

@@ -6,6 +6,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { onBatch, onSlotRelease, onValidation, onWebhookAttempt } from '../../lib/observe.js';
 import { queueStats } from '../webhooks/outbox.repository.js';
 
+type QueueStats = Awaited<ReturnType<typeof queueStats>>;
+
 const WEBHOOK_ROUTES = new Set(['/marketplace', '/marketplace/license', '/integrations/marketplace']);
 
 /** The marketplace webhook's answer, by status (SPEC.md: 200 key, 401 secret, 404 product). */
@@ -73,14 +75,23 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
     labelNames: ['outcome'],
     registers: [registry],
   });
-  // The queue is read at scrape time; an unreachable database leaves the last figures.
-  const queueGauge = (name: string, help: string, read: (stats: Awaited<ReturnType<typeof queueStats>>) => number) =>
+  // The queue is read once per scrape (both gauges share the query); an unreachable
+  // database leaves the last figures.
+  let queueRead: Promise<QueueStats | null> | null = null;
+  const readQueue = () => {
+    if (!queueRead) {
+      queueRead = queueStats(app.db).catch(() => null);
+      setTimeout(() => (queueRead = null), 100).unref();
+    }
+    return queueRead;
+  };
+  const queueGauge = (name: string, help: string, read: (stats: QueueStats) => number) =>
     new Gauge({
       name,
       help,
       registers: [registry],
       async collect() {
-        const stats = await queueStats(app.db).catch(() => null);
+        const stats = await readQueue();
         if (stats) this.set(read(stats));
       },
     });
@@ -94,7 +105,8 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
         name,
         help,
         registers: [registry],
-        collect() {
+        async collect() {
+          await readQueue(); // read after the scrape's own query, which is not a client's
           this.set(read());
         },
       });
