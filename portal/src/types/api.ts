@@ -1023,10 +1023,193 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Requires permission `webhooks:read`
+         */
+        get: operations["getWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint (its secret is answered only here)
+         * @description Events are queued for it from the next change on. The URL must be http(s); a host that resolves to a loopback, private, link-local or unspecified address is refused (400 naming `url`) here and again at every delivery, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.
+         *
+         *     Requires permission `webhooks:write`
+         */
+        post: operations["postWebhookEndpoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Requires permission `webhooks:read`
+         */
+        get: operations["getWebhookEndpointsById"];
+        /**
+         * Replace a webhook endpoint (not its secret)
+         * @description Omitted optional fields take their defaults. Enabling a disabled endpoint resumes its pending events. The URL must be http(s); a host that resolves to a loopback, private, link-local or unspecified address is refused (400 naming `url`) here and again at every delivery, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.
+         *
+         *     Requires permission `webhooks:write`
+         */
+        put: operations["putWebhookEndpointsById"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint with its queued events and delivery log
+         * @description Requires permission `webhooks:write`
+         */
+        delete: operations["deleteWebhookEndpointsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret (the new one is answered only here)
+         * @description Attempts from now on are signed with the new secret, retries of older events included.
+         *
+         *     Requires permission `webhooks:write`
+         */
+        post: operations["postWebhookEndpointsByIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery attempts, newest first
+         * @description Kept 30 days.
+         *
+         *     Requires permission `webhooks:read`
+         */
+        get: operations["getWebhookEndpointsByIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/deliveries/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again
+         * @description The event (kept 30 days) is due at once, with the same `webhook-id` and a fresh retry schedule, delivered or failed before.
+         *
+         *     Requires permission `webhooks:write`
+         */
+        post: operations["postWebhookEndpointsByIdDeliveriesByEventIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a `ping` event to this endpoint
+         * @description Queued like any event: its attempts show in the delivery log.
+         *
+         *     Requires permission `webhooks:write`
+         */
+        post: operations["postWebhookEndpointsByIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
     schemas: {
+        /** WebhookEndpoint */
+        "def-0": {
+            /** @description Endpoint id (UUIDv7) */
+            id: string;
+            url: string;
+            events: string[];
+            /**
+             * @description `standard`: Standard Webhooks (signed JSON event); `discord`: a Discord webhook message (unsigned)
+             * @enum {string}
+             */
+            format: "standard" | "discord";
+            description: string | null;
+            enabled: boolean;
+            /** @description When the current run of failed attempts began; null when the last attempt succeeded */
+            failingSinceEpochMillis: number | null;
+            /** @description Why the service disabled it (5 days failing); null otherwise */
+            disabledReason: string | null;
+            createdAtEpochMillis: number;
+            updatedAtEpochMillis: number;
+        };
+        /** WebhookDelivery */
+        "def-1": {
+            /** @description The `webhook-id` header: the same on every attempt */
+            eventId: string;
+            type: string;
+            /** @description 1 for the first attempt (a redelivery starts again at 1) */
+            attempt: number;
+            /**
+             * @description The event after this attempt: delivered, pending (another attempt is scheduled) or failed (given up)
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description null: no HTTP answer (timeout, refused, connection failed) */
+            responseStatus: number | null;
+            /** @description The first 2 KiB of the answer, or why there was none */
+            responseBody: string | null;
+            durationMs: number;
+            atEpochMillis: number;
+        };
         LoginBody: {
             /** @example admin */
             username: string;
@@ -1211,7 +1394,7 @@ export type components = {
              *       "licenses:read"
              *     ]
              */
-            permissions: ("customers:read" | "customers:write" | "customers:delete" | "products:read" | "products:write" | "products:delete" | "licenses:read" | "licenses:write" | "licenses:delete" | "orders:read" | "orders:write" | "orders:delete" | "roles:read" | "roles:write" | "roles:delete" | "staff:read" | "staff:manage" | "actions:read")[];
+            permissions: ("customers:read" | "customers:write" | "customers:delete" | "products:read" | "products:write" | "products:delete" | "licenses:read" | "licenses:write" | "licenses:delete" | "orders:read" | "orders:write" | "orders:delete" | "roles:read" | "roles:write" | "roles:delete" | "staff:read" | "staff:manage" | "actions:read" | "webhooks:read" | "webhooks:write")[];
         };
         AuditEntry: {
             /** @description Entry id (UUIDv7) */
@@ -1721,6 +1904,36 @@ export type components = {
             /** @description Release version string, recorded in the audit log */
             version_number?: string;
         };
+        WebhookEndpointBody: {
+            /**
+             * @description http(s) URL of a public host
+             * @example https://example.com/hooks/licensing
+             */
+            url: string;
+            /**
+             * @description Event types to receive, or `["*"]` for all. Known types: apiToken.create, apiToken.revoke, customers.create, customers.update, customers.delete, licenses.create, licenses.update, licenses.delete, licenses.issueFile, licenses.revoke, licenses.reinstate, licenses.slot.release, marketplace.license.create, marketplace.license.reuse, marketplace.license.reject, marketplace.license.revoke, orders.create, orders.update, orders.delete, products.create, products.update, products.delete, registrationKey.generate, registrationKey.revoke, roles.create, roles.update, roles.delete, signingKey.create, signingKey.activate, signingKey.rotate, signingKey.delete, staff.create, staff.delete, staff.setActive, staff.setRoles, staff.changePassword, staff.setPassword, staff.totp.enable, staff.totp.disable, webhookEndpoint.create, webhookEndpoint.update, webhookEndpoint.delete, webhookEndpoint.rotateSecret, webhookEndpoint.disable, licenses.slot.bind, licenses.validate.succeeded, licenses.validate.failed, licenses.expiring.
+             * @example [
+             *       "licenses.create",
+             *       "licenses.revoke",
+             *       "marketplace.license.create"
+             *     ]
+             */
+            events: string[];
+            /**
+             * @description `standard`: Standard Webhooks (signed JSON event); `discord`: a Discord webhook message (unsigned)
+             * @enum {string}
+             */
+            format?: "standard" | "discord";
+            /** @description What the endpoint is for */
+            description?: string | null;
+            /** @description Default true. Enabling a disabled endpoint resumes its pending events. */
+            enabled?: boolean;
+        };
+        QueuedEvent: {
+            eventId: string;
+            /** @enum {string} */
+            status: "pending";
+        };
     };
     responses: never;
     parameters: never;
@@ -1733,6 +1946,8 @@ export type components = {
     };
     pathItems: never;
 };
+export type Def_0 = components['schemas']['def-0'];
+export type Def_1 = components['schemas']['def-1'];
 export type LoginBody = components['schemas']['LoginBody'];
 export type LoginResponse = components['schemas']['LoginResponse'];
 export type SessionUser = components['schemas']['SessionUser'];
@@ -1782,6 +1997,8 @@ export type CreateSigningKeyBody = components['schemas']['CreateSigningKeyBody']
 export type LicenseFileBody = components['schemas']['LicenseFileBody'];
 export type LicenseFile = components['schemas']['LicenseFile'];
 export type WebhookForm = components['schemas']['WebhookForm'];
+export type WebhookEndpointBody = components['schemas']['WebhookEndpointBody'];
+export type QueuedEvent = components['schemas']['QueuedEvent'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderWwwAuthenticate = components['headers']['WWWAuthenticate'];
 export type $defs = Record<string, never>;
@@ -6897,6 +7114,773 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+        };
+    };
+    getWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"][];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"] & {
+                        /** @description `whsec_` + base64 of 32 random bytes; shown only here */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEndpointsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Endpoint id (UUIDv7) */
+                        id: string;
+                        url: string;
+                        events: string[];
+                        /**
+                         * @description `standard`: Standard Webhooks (signed JSON event); `discord`: a Discord webhook message (unsigned)
+                         * @enum {string}
+                         */
+                        format: "standard" | "discord";
+                        description: string | null;
+                        enabled: boolean;
+                        /** @description When the current run of failed attempts began; null when the last attempt succeeded */
+                        failingSinceEpochMillis: number | null;
+                        /** @description Why the service disabled it (5 days failing); null otherwise */
+                        disabledReason: string | null;
+                        createdAtEpochMillis: number;
+                        updatedAtEpochMillis: number;
+                    };
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putWebhookEndpointsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Endpoint id (UUIDv7) */
+                        id: string;
+                        url: string;
+                        events: string[];
+                        /**
+                         * @description `standard`: Standard Webhooks (signed JSON event); `discord`: a Discord webhook message (unsigned)
+                         * @enum {string}
+                         */
+                        format: "standard" | "discord";
+                        description: string | null;
+                        enabled: boolean;
+                        /** @description When the current run of failed attempts began; null when the last attempt succeeded */
+                        failingSinceEpochMillis: number | null;
+                        /** @description Why the service disabled it (5 days failing); null otherwise */
+                        disabledReason: string | null;
+                        createdAtEpochMillis: number;
+                        updatedAtEpochMillis: number;
+                    };
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpointsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhookEndpointsByIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"] & {
+                        /** @description `whsec_` + base64 of 32 random bytes; shown only here */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEndpointsByIdDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Newest first; default 50, at most 500 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-1"][];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhookEndpointsByIdDeliveriesByEventIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+                /** @description Event id */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedEvent"];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Endpoint or event not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhookEndpointsByIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedEvent"];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Endpoint is disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
