@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
 import * as endpoints from './endpoints.service.js';
+import { ALL_EVENTS, EVENT_TYPES } from './event-types.js';
 import {
   DeliveriesQuerySchema,
   DeliverySchema,
@@ -25,6 +26,20 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/webhook-endpoints',
     { config: { permission: 'webhooks:read' }, schema: { tags, summary: 'List webhook endpoints', response: { 200: Type.Array(WebhookEndpointSchema) } } },
     async () => endpoints.listEndpoints(app.db),
+  );
+
+  app.get(
+    '/webhook-endpoints/event-types',
+    {
+      config: { permission: 'webhooks:read' },
+      schema: {
+        tags,
+        summary: 'Event types an endpoint may subscribe to',
+        description: `Every known type, in the order of the vocabulary (audit actions, validation facts, \`licenses.expiring\`). \`["${ALL_EVENTS}"]\` subscribes to all of them, later ones included.`,
+        response: { 200: Type.Array(Type.String({ examples: ['licenses.create'] })) },
+      },
+    },
+    async () => [...EVENT_TYPES],
   );
 
   app.post(
