@@ -6,6 +6,8 @@ import { request, type RequestOptions } from './http.js';
 export interface ChildApp {
   req(method: string, path: string, opts?: RequestOptions): ReturnType<typeof request>;
   stop(): Promise<void>;
+  /** kill -9: no shutdown of any kind. */
+  kill(): Promise<void>;
 }
 
 export async function startChildApp(env: Record<string, string>): Promise<ChildApp> {
@@ -28,6 +30,11 @@ export async function startChildApp(env: Record<string, string>): Promise<ChildA
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+    async kill() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGKILL');
       await once(child, 'exit');
     },
   };

@@ -1,5 +1,6 @@
-// The delivery worker, one per instance: every half second it leases the due rows of the
-// outbox (as many as it has free hands), sends each on its own, and records each attempt
+// The delivery worker, one per instance: every half second, and at once when a hand frees
+// while more is due, it leases the due rows of the outbox (as many as it has free hands, a
+// few per endpoint so one slow receiver never holds up the others), sends each on its own, and records each attempt
 // with the row's next state in one transaction. The lease outlives an attempt's timeout,
 // so no other worker sends the same row meanwhile; a worker killed mid-attempt leaves a
 // lease that runs out, and the row is sent again (at least once, never lost).
@@ -21,6 +22,8 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   /** Attempts in flight at once. */
   concurrency?: number;
+  /** Attempts in flight at once for one endpoint. */
+  perEndpoint?: number;
   pollMs?: number;
 }
 
@@ -36,7 +39,12 @@ export class DeliveryWorker {
   readonly owner = newId();
   private readonly timeoutMs: number;
   private readonly concurrency: number;
+  private readonly perEndpoint: number;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Attempts in flight per endpoint id. */
+  private readonly inFlightFor = new Map<string, number>();
+  /** The last poll found work due: claim again as soon as a hand frees. */
+  private backlog = false;
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
   private stopped = false;
@@ -49,6 +57,7 @@ export class DeliveryWorker {
   ) {
     this.timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     this.concurrency = options.concurrency ?? 16;
+    this.perEndpoint = options.perEndpoint ?? 4;
   }
 
   /** Longer than an attempt can take, so a lease is never taken over from a live worker. */
@@ -81,18 +90,31 @@ export class DeliveryWorker {
         this.lastPrune = now;
         await outbox.pruneSettled(db, now - DELIVERY_LOG_RETENTION_MS);
       }
-      if (!(await outbox.anyDue(db, now))) return; // a read, so an idle worker takes no write lock
-      const rows = await outbox.claimDue(db, dialect, this.owner, now, now + this.leaseMs, room);
+      this.backlog = await outbox.anyDue(db, now);
+      if (!this.backlog) return; // a read, so an idle worker takes no write lock
+      const busy = [...this.inFlightFor].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
+      const claim = { owner: this.owner, now, leaseUntil: now + this.leaseMs, limit: room, perEndpoint: this.perEndpoint, busy };
+      const rows = await outbox.claimDue(db, dialect, claim);
       const endpoints = new Map((await findEndpoints(db, [...new Set(rows.map((r) => r.endpoint_id))])).map((e) => [e.id, e]));
-      for (const row of rows) {
-        const attempt = this.attempt(row, endpoints.get(row.endpoint_id)).finally(() => this.inFlight.delete(attempt));
-        this.inFlight.add(attempt);
-      }
+      for (const row of rows) this.track(row.endpoint_id, this.attempt(row, endpoints.get(row.endpoint_id)));
     } catch (err) {
       this.log.warn({ error: (err as Error).message }, 'webhook delivery: cannot claim due events; trying again shortly');
     } finally {
       this.polling = false;
     }
+  }
+
+  /** Counts an attempt in flight until it ends, then claims more if more may be due. */
+  private track(endpointId: string, attempt: Promise<void>): void {
+    this.inFlightFor.set(endpointId, (this.inFlightFor.get(endpointId) ?? 0) + 1);
+    const tracked = attempt.finally(() => {
+      this.inFlight.delete(tracked);
+      const left = (this.inFlightFor.get(endpointId) ?? 1) - 1;
+      if (left === 0) this.inFlightFor.delete(endpointId);
+      else this.inFlightFor.set(endpointId, left);
+      if (this.backlog) void this.poll();
+    });
+    this.inFlight.add(tracked);
   }
 
   private async attempt(row: outbox.OutboxRow, endpoint: EndpointRow | undefined): Promise<void> {

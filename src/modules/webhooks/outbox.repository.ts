@@ -74,16 +74,34 @@ const dueRows = (db: Db, now: number) =>
     .where('endpoint_id', 'in', db.selectFrom('webhook_endpoints').select('id').where('enabled', '=', 1));
 
 /**
- * Leases up to `limit` due rows of enabled endpoints to `owner` until `leaseUntil`.
- * PostgreSQL: rows another worker is claiming right now are skipped, not waited for.
+ * Leases up to `limit` due rows of enabled endpoints to `owner` until `leaseUntil`, at most
+ * `perEndpoint` of any one endpoint and none of the endpoints in `busy` (they already have
+ * that many in flight here): a receiver that hangs or has a long backlog never takes every
+ * hand. PostgreSQL: rows another worker is claiming right now are skipped, not waited for.
  */
-export async function claimDue(db: Db, dialect: Dialect, owner: string, now: number, leaseUntil: number, limit: number): Promise<OutboxRow[]> {
-  let due = dueRows(db, now).select('id').orderBy('next_attempt_at').limit(limit);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+export async function claimDue(
+  db: Db,
+  dialect: Dialect,
+  claim: { owner: string; now: number; leaseUntil: number; limit: number; perEndpoint: number; busy: readonly string[] },
+): Promise<OutboxRow[]> {
+  let due = dueRows(db, claim.now);
+  if (claim.busy.length > 0) due = due.where('endpoint_id', 'not in', claim.busy);
+  const ranked = due.select([
+    'id',
+    'next_attempt_at',
+    sql<number>`row_number() over (partition by endpoint_id order by next_attempt_at, id)`.as('rank'),
+  ]);
+  let picked = db
+    .selectFrom('webhook_outbox')
+    .select('id')
+    .where('id', 'in', db.selectFrom(ranked.as('r')).select('r.id').where('r.rank', '<=', claim.perEndpoint).orderBy('r.next_attempt_at').limit(claim.limit));
+  if (dialect === 'postgres') picked = picked.forUpdate().skipLocked();
   return db
     .updateTable('webhook_outbox')
-    .set({ lease_owner: owner, lease_until: leaseUntil })
-    .where('id', 'in', due)
+    .set({ lease_owner: claim.owner, lease_until: claim.leaseUntil })
+    .where('id', 'in', picked)
+    // Re-checked: a row leased by another worker between the ranking and the lock is left to it.
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', claim.now)]))
     .returningAll()
     .execute();
 }

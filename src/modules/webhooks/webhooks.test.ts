@@ -267,6 +267,24 @@ describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {
     await remove(endpoint.id);
   });
 
+  it('a receiver that hangs with a long backlog holds a few hands, not all: another endpoint is served meanwhile', async () => {
+    const hanging = await startReceiver();
+    hanging.behave(() => undefined); // never answers: each attempt lasts the whole 10 s deadline
+    const stuck = (await t.admin('POST', '/webhook-endpoints', { body: { url: hanging.url, events: ['customers.create'] } })).json as { id: string };
+    for (let i = 0; i < 30; i++) await createCustomer(t); // 30 events queued ahead of the healthy endpoint's
+    await hanging.waitFor(4);
+    const healthy = await createEndpoint({ events: ['customers.create'] });
+    receiver.behave(answer(204));
+    const customers = await Promise.all(Array.from({ length: 5 }, () => createCustomer(t)));
+    const started = Date.now();
+    await receiver.waitFor(5, (r) => customers.some((c) => r.body.includes(c.id)), 5000);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(hanging.received.length).toBeLessThan(8); // at most 4 per claim and none while 4 are in flight
+    await remove(stuck.id);
+    await remove(healthy.id);
+    await hanging.close(); // the attempts in flight end now, failed
+  });
+
   it('formats discord endpoints as a Discord message, unsigned', async () => {
     const endpoint = await createEndpoint({ events: ['customers.create'], format: 'discord' });
     receiver.behave(answer(204));
@@ -277,5 +295,27 @@ describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {
     expect(message.embeds[0]!.title).toBe('customers.create');
     expect(message.embeds[0]!.fields).toContainEqual(expect.objectContaining({ name: 'id', value: customer.id }));
     await remove(endpoint.id);
+  });
+});
+
+describe('webhook endpoint URLs without WEBHOOK_ALLOW_PRIVATE_NETWORKS', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+  });
+  afterAll(() => t?.close());
+
+  it.each(['http://127.0.0.1:9/hook', 'http://localhost/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.8/'])(
+    '%s is refused with a 400 naming url',
+    async (url) => {
+      const res = await t.admin('POST', '/webhook-endpoints', { body: { url, events: ['*'] } });
+      expect(res).toMatchObject({ status: 400, json: { error: expect.stringMatching(/^url /) } });
+    },
+  );
+
+  it('a host that does not resolve is refused', async () => {
+    const res = await t.admin('POST', '/webhook-endpoints', { body: { url: 'https://no-such-host.invalid/hook', events: ['*'] } });
+    expect(res).toMatchObject({ status: 400, json: { error: expect.stringMatching(/does not resolve/) } });
+    expect((await t.admin('GET', '/webhook-endpoints')).json).toEqual([]);
   });
 });
