@@ -25,6 +25,7 @@ import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 import { licenseStatsRoutes } from './modules/licenses/stats.routes.js';
 import { validationRoutes } from './modules/licenses/validation.routes.js';
 import { marketplaceRoutes } from './modules/marketplace/marketplace.routes.js';
+import { polymartRoutes } from './modules/marketplace/polymart.routes.js';
 import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { productsRoutes } from './modules/products/products.routes.js';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(signingRoutes);
   await app.register(licenseFileRoutes);
   await app.register(marketplaceRoutes);
+  await app.register(polymartRoutes);
   await app.register(webhooksRoutes);
   await registerPortal(app);
 

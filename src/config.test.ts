@@ -12,6 +12,8 @@ describe('configuration', () => {
       databaseUrl: 'sqlite:./data/licensing.db',
       redisUrl: null,
       marketplaceSecret: null,
+      polymartWebhookSecret: null,
+      polymartPlaceholderSecret: null,
       jwtSecret: null,
       trustProxy: false,
       validationRateLimit: 30,
@@ -36,10 +38,12 @@ describe('configuration', () => {
   it('reads a JSON file and lets environment variables override it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'config-'));
     const file = join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ port: 4000, marketplace: { secret: 'from-file' }, rateLimits: { validation: 50 } }));
-    const config = loadConfig({ CONFIG_FILE: file, PORT: '5000' });
+    writeFileSync(file, JSON.stringify({ port: 4000, marketplace: { secret: 'from-file' }, polymart: { webhookSecret: 'pm-file' }, rateLimits: { validation: 50 } }));
+    const config = loadConfig({ CONFIG_FILE: file, PORT: '5000', POLYMART_PLACEHOLDER_SECRET: 'pm-env' });
     expect(config.port).toBe(5000);
     expect(config.marketplaceSecret).toBe('from-file');
+    expect(config.polymartWebhookSecret).toBe('pm-file');
+    expect(config.polymartPlaceholderSecret).toBe('pm-env');
     expect(config.validationRateLimit).toBe(50);
   });
 

@@ -13,6 +13,10 @@ export interface Config {
   /** Prefix of every Redis key this service writes (several deployments can share one Redis). */
   redisKeyPrefix: string;
   marketplaceSecret: string | null;
+  /** Key of the X-Polymart-Signature HMAC; null: the Polymart routes answer 503. */
+  polymartWebhookSecret: string | null;
+  /** Key of the placeholder requests' signature, when Polymart gave it a secret of its own; null: polymartWebhookSecret. */
+  polymartPlaceholderSecret: string | null;
   jwtSecret: string | null;
   /** PKCS#8 PEM of the Ed25519 key that signs receipts and license files; null: generated and stored in the database. */
   signingKey: string | null;
@@ -50,6 +54,8 @@ const KEYS = {
   redisUrl: ['REDIS_URL', 'redis.url'],
   redisKeyPrefix: ['REDIS_KEY_PREFIX', 'redis.keyPrefix'],
   marketplaceSecret: ['MARKETPLACE_SECRET', 'marketplace.secret'],
+  polymartWebhookSecret: ['POLYMART_WEBHOOK_SECRET', 'polymart.webhookSecret'],
+  polymartPlaceholderSecret: ['POLYMART_PLACEHOLDER_SECRET', 'polymart.placeholderSecret'],
   jwtSecret: ['JWT_SECRET', 'auth.jwtSecret'],
   signingKey: ['SIGNING_KEY', 'signing.privateKey'],
   trustProxy: ['TRUST_PROXY', 'trustProxy'],
@@ -183,6 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     redisKeyPrefix: str('redisKeyPrefix') ?? 'licensing:',
     marketplaceSecret: str('marketplaceSecret'),
+    polymartWebhookSecret: str('polymartWebhookSecret'),
+    polymartPlaceholderSecret: str('polymartPlaceholderSecret'),
     jwtSecret,
     signingKey,
     trustProxy: parseTrustProxy(raw('trustProxy')),

@@ -14,6 +14,9 @@ import { base32Decode, codeForStep, stepAt } from '../modules/two-factor/totp.js
 import { DERIVED_TABLES, TABLES } from './tables.js';
 import { announceExpiring } from '../modules/webhooks/expiry-notices.js';
 import { startReceiver } from '../../test/helpers/webhook-receiver.js';
+import { polymartSignature } from '../modules/marketplace/polymart.signature.js';
+
+const POLYMART_SECRET = 'test-polymart-secret';
 
 /** The data lines of an export, sorted (row order may differ between dialects' collations). */
 const records = (file: string) => readFileSync(file, 'utf8').trim().split('\n').slice(1).sort();
@@ -44,7 +47,9 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
 
   beforeAll(async () => {
     // No JWT_SECRET: the service generates one and stores it (settings), which must move too.
-    t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '1000', JWT_SECRET: '', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    t = await startTestApp(dialect, {
+      VALIDATION_RATE_LIMIT: '1000', JWT_SECRET: '', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', POLYMART_WEBHOOK_SECRET: POLYMART_SECRET,
+    });
     dir = mkdtempSync(join(tmpdir(), 'licensing-export-'));
   });
   afterAll(async () => {
@@ -71,7 +76,7 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     expect(apiToken.status).toBe(201);
     const signedOut = (await t.req('POST', '/auth/login', { body: ADMIN })).json.token;
     expect((await t.req('POST', '/auth/logout', { token: signedOut })).status).toBe(204);
-    const product = await createProduct(t, { marketplaceResourceId: `res-${Date.now()}`, price: 12.5 });
+    const product = await createProduct(t, { marketplaceResourceId: `res-${Date.now()}`, polymartProductId: `pm-${Date.now()}`, price: 12.5 });
     const license = await newLicense(t, { productId: product.id, maxHwids: 1, maxIps: 2 });
     for (const hwid of ['HW-1', 'HW-1', 'HW-2']) {
       await t.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: product.id, hwid } });
@@ -86,6 +91,14 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
       form: { secret: 'test-marketplace-secret', user_id: '4242', resource_id: (await t.admin('GET', `/products/${product.id}`)).json.marketplaceResourceId, marketplace: 'true' },
     });
     expect(webhook.status).toBe(200);
+    // A Polymart purchase: its buyer (socials.PolymartID) and the delivery's nonce move too.
+    const polymart = JSON.stringify({
+      event: 'product.user.purchase', time: 1764000000, nonce: 'nonce-1', payload: { product: { id: product.polymartProductId }, user: { id: 4242 } },
+    });
+    const purchased = await t.req('POST', '/integrations/polymart', {
+      rawBody: polymart, headers: { 'content-type': 'application/json', 'x-polymart-signature': polymartSignature(polymart, POLYMART_SECRET) },
+    });
+    expect(purchased.json).toMatchObject({ created: true });
     // Outbound webhooks: an endpoint, its events, a delivery logged, an expiry announced.
     const receiver = await startReceiver();
     const endpoint = await t.admin('POST', '/webhook-endpoints', { body: { url: receiver.url, events: ['*'] } });

@@ -94,6 +94,8 @@ export interface CustomersTable {
   note: string | null;
   /** copy of socials.MarketplaceID (unique) */
   marketplace_user_id: string | null;
+  /** copy of socials.PolymartID (unique) */
+  polymart_user_id: string | null;
   created_at: number;
 }
 
@@ -109,6 +111,8 @@ export interface ProductsTable {
   max_ips: number | null;
   max_hwids: number | null;
   marketplace_resource_id: string | null;
+  /** the Polymart product a Polymart purchase names (unique) */
+  polymart_product_id: string | null;
   /** default for new licenses; null: bindings are permanent */
   slot_timeout_minutes: number | null;
   /** default for new licenses; null: self-service release is off */
@@ -278,6 +282,15 @@ export interface LicenseExpiryNoticesTable {
   expires_at: number;
 }
 
+/** A Polymart webhook delivery, by its nonce, and what it was answered (null while it is processed). */
+export interface PolymartNoncesTable {
+  nonce: string;
+  status: number | null;
+  /** the JSON answer body */
+  answer: string | null;
+  received_at: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   staff: StaffTable;
@@ -305,4 +318,5 @@ export interface Database {
   webhook_outbox: WebhookOutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
   license_expiry_notices: LicenseExpiryNoticesTable;
+  polymart_nonces: PolymartNoncesTable;
 }

@@ -65,7 +65,7 @@ export const productBody = (over: Record<string, unknown> = {}) => ({
 export async function createProduct(t: TestApp, over: Record<string, unknown> = {}) {
   const res = await t.admin('POST', '/products', { body: productBody(over) });
   if (res.status !== 201) throw new Error(`createProduct: ${res.status} ${res.text}`);
-  return res.json as { id: string; name: string; price: number; maxIps: number | null; maxHwids: number | null; marketplaceResourceId: string | null; createdAtEpochMillis: number };
+  return res.json as { id: string; name: string; price: number; maxIps: number | null; maxHwids: number | null; marketplaceResourceId: string | null; polymartProductId: string | null; createdAtEpochMillis: number };
 }
 
 /** An order for a fresh customer and product unless `over` names them. */

@@ -564,7 +564,7 @@ export type paths = {
         put?: never;
         /**
          * Create a product
-         * @description 409 when `marketplaceResourceId` is already held by another product.
+         * @description 409 when `marketplaceResourceId` or `polymartProductId` is already held by another product.
          *
          *     Requires permission `products:write`
          */
@@ -611,7 +611,7 @@ export type paths = {
         get: operations["getProductsById"];
         /**
          * Replace a product (omitted optional fields become null)
-         * @description Existing licenses keep their limits; only licenses created afterwards inherit new maxIps/maxHwids.
+         * @description Existing licenses keep their limits; only licenses created afterwards inherit new maxIps/maxHwids. 409 when `marketplaceResourceId` or `polymartProductId` is already held by another product.
          *
          *     Requires permission `products:write`
          */
@@ -1017,6 +1017,46 @@ export type paths = {
          * @description Accepts application/x-www-form-urlencoded, multipart/form-data or JSON. Success: 200 text/plain, the license key. Errors are plain text: 400 missing fields, 401 `Invalid secret`, 404 unknown resource, 429 rate limited, 503 no secret configured. The three paths are equivalent.
          */
         post: operations["postIntegrationsMarketplace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/polymart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Polymart webhook: purchases and refunds
+         * @description Polymart sends its product webhooks here, signed with `X-Polymart-Signature` (hex HMAC-SHA256 of the raw body keyed with POLYMART_WEBHOOK_SECRET). `product.user.purchase` issues (or re-issues) the buyer's license like the marketplace webhook, the product found by `polymartProductId` and the buyer by `socials.PolymartID`; `product.user.purchaseRemoved` (refund or chargeback) revokes the buyer's active licenses for that product; `ping` and unknown events are acknowledged. Every outcome is 200 (any other status makes Polymart retry). A nonce already processed is answered as the first time and does nothing. Audit entries carry `"marketplace": "polymart"`.
+         */
+        post: operations["postIntegrationsPolymart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/polymart/placeholder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Polymart license-key placeholder: the buyer's key
+         * @description Polymart's external license-key placeholder calls this when a buyer downloads the product, signed with `X-Polymart-Signature` (hex HMAC-SHA256 of the raw body keyed with POLYMART_PLACEHOLDER_SECRET, or POLYMART_WEBHOOK_SECRET when unset). The key is created or reused exactly as for a purchase. `time` must be within 300 s of the server's clock (401 otherwise).
+         */
+        post: operations["postIntegrationsPolymartPlaceholder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1462,6 +1502,8 @@ export type components = {
             MarketplaceID?: string;
             /** @description Steam64 id (set by the marketplace webhook) */
             SteamID?: string;
+            /** @description Polymart user id (set by the Polymart integration); at most one customer may hold a given value */
+            PolymartID?: string;
         } & {
             [key: string]: string;
         };
@@ -1504,6 +1546,8 @@ export type components = {
             maxHwids: number | null;
             /** @description Marketplace resource id the webhook matches; null when unset */
             marketplaceResourceId: string | null;
+            /** @description Polymart product id the Polymart integration matches; null when unset */
+            polymartProductId: string | null;
             /**
              * @description Default for new licenses. Minutes after which an IP or HWID binding that no successful validation has presented may be released to make room for a new one (least recently seen first, only when a validation needs the slot). null: bindings are permanent.
              * @example 10080
@@ -1557,6 +1601,11 @@ export type components = {
              * @example 12345
              */
             marketplaceResourceId?: string | null;
+            /**
+             * @description Polymart product (resource) id the Polymart integration matches against a purchase's `payload.product.id`; unique among products (409 otherwise)
+             * @example 4321
+             */
+            polymartProductId?: string | null;
             /**
              * @description Default for licenses created afterwards. Minutes after which an IP or HWID binding that no successful validation has presented may be released to make room for a new one (least recently seen first, only when a validation needs the slot). null: bindings are permanent.
              * @example 10080
@@ -1926,6 +1975,105 @@ export type components = {
             /** @description Release version string, recorded in the audit log */
             version_number?: string;
         };
+        /** @description Signed: `X-Polymart-Signature` is the hex HMAC-SHA256 of the raw body keyed with POLYMART_WEBHOOK_SECRET */
+        PolymartWebhookEvent: {
+            /**
+             * @description `ping`, `product.user.purchase` or `product.user.purchaseRemoved`; any other event is acknowledged and ignored
+             * @example product.user.purchase
+             */
+            event: string;
+            /**
+             * @description When Polymart sent it (Unix seconds); recorded, not checked: redeliveries come later
+             * @example 1764000000
+             */
+            time: number;
+            /** @description Unique per request; a webhook redelivery repeats it */
+            nonce: string;
+            /** @description Required by the purchase events; other fields Polymart sends (titles, URLs) are ignored */
+            payload?: {
+                product: {
+                    /**
+                     * @description Polymart product id: a product's polymartProductId (string or integer)
+                     * @example 4321
+                     */
+                    id: string | number;
+                };
+                user: {
+                    /**
+                     * @description Polymart user id of the buyer (string or integer)
+                     * @example 12345
+                     */
+                    id: string | number;
+                };
+            };
+        };
+        /** @description `product.user.purchase`: the buyer's license */
+        PolymartPurchaseAnswer: {
+            /**
+             * @description The license key (the license id)
+             * @example 0ABCD-1EFGH-2JKMN-3PQRS-4TVWX
+             */
+            licenseKey: string;
+            /** @description false: the buyer already held an active license, answered again */
+            created: boolean;
+        };
+        /** @description `product.user.purchaseRemoved` (refund or chargeback) */
+        PolymartRefundAnswer: {
+            /** @description The licenses revoked (reason `refund`); empty when none was active */
+            revokedLicenseIds: string[];
+            /**
+             * @description `unknown product` or `unknown customer`: nothing to revoke
+             * @example unknown customer
+             */
+            ignored?: string;
+        };
+        /** @description `ping` */
+        PolymartPingAnswer: {
+            /** @enum {boolean} */
+            ok: true;
+        };
+        /** @description Acknowledged, nothing done: `unknown product` (audited `marketplace.license.reject`) or `unknown event` */
+        PolymartIgnoredAnswer: {
+            /** @example unknown product */
+            ignored: string;
+        };
+        /** @description Signed: `X-Polymart-Signature` is the hex HMAC-SHA256 of the raw body keyed with POLYMART_PLACEHOLDER_SECRET (POLYMART_WEBHOOK_SECRET when unset) */
+        PolymartPlaceholderBody: {
+            /**
+             * @description Polymart user id of the buyer (string or integer)
+             * @example 12345
+             */
+            user: string | number;
+            /**
+             * @description Polymart product id: a product's polymartProductId (string or integer)
+             * @example 4321
+             */
+            product: string | number;
+            /** @description Unique per request; a webhook redelivery repeats it */
+            nonce: string;
+            /**
+             * @description When Polymart sent it (Unix seconds); at most 300 s from the server's clock
+             * @example 1764000000
+             */
+            time: number;
+            /**
+             * @description The placeholder being filled in
+             * @example %%__LICENSE__%%
+             */
+            placeholder: string;
+            /** @description Polymart's own license reference for the download; recorded */
+            license?: string;
+            /** @description Sent by a test from the Polymart panel; handled like any other request, and recorded */
+            test?: boolean;
+        };
+        /** @description What Polymart puts in place of the placeholder */
+        PolymartPlaceholderAnswer: {
+            /**
+             * @description The license key (the license id)
+             * @example 0ABCD-1EFGH-2JKMN-3PQRS-4TVWX
+             */
+            value: string;
+        };
         WebhookEndpointBody: {
             /**
              * @description http(s) URL of a public host
@@ -2019,6 +2167,13 @@ export type CreateSigningKeyBody = components['schemas']['CreateSigningKeyBody']
 export type LicenseFileBody = components['schemas']['LicenseFileBody'];
 export type LicenseFile = components['schemas']['LicenseFile'];
 export type WebhookForm = components['schemas']['WebhookForm'];
+export type PolymartWebhookEvent = components['schemas']['PolymartWebhookEvent'];
+export type PolymartPurchaseAnswer = components['schemas']['PolymartPurchaseAnswer'];
+export type PolymartRefundAnswer = components['schemas']['PolymartRefundAnswer'];
+export type PolymartPingAnswer = components['schemas']['PolymartPingAnswer'];
+export type PolymartIgnoredAnswer = components['schemas']['PolymartIgnoredAnswer'];
+export type PolymartPlaceholderBody = components['schemas']['PolymartPlaceholderBody'];
+export type PolymartPlaceholderAnswer = components['schemas']['PolymartPlaceholderAnswer'];
 export type WebhookEndpointBody = components['schemas']['WebhookEndpointBody'];
 export type QueuedEvent = components['schemas']['QueuedEvent'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
@@ -7136,6 +7291,167 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+        };
+    };
+    postIntegrationsPolymart: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Hex HMAC-SHA256 of the raw body */
+                "x-polymart-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Signed: `X-Polymart-Signature` is the hex HMAC-SHA256 of the raw body keyed with POLYMART_WEBHOOK_SECRET */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolymartWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Handled (or acknowledged and ignored): the answer depends on the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolymartPurchaseAnswer"] | components["schemas"]["PolymartRefundAnswer"] | components["schemas"]["PolymartPingAnswer"] | components["schemas"]["PolymartIgnoredAnswer"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `X-Polymart-Signature header is required` or `Invalid X-Polymart-Signature`: the header is not the hex HMAC-SHA256 of the raw body */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Polymart integration is not configured` (POLYMART_WEBHOOK_SECRET is unset), or the database is unavailable (with `Retry-After`) */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postIntegrationsPolymartPlaceholder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Hex HMAC-SHA256 of the raw body */
+                "x-polymart-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Signed: `X-Polymart-Signature` is the hex HMAC-SHA256 of the raw body keyed with POLYMART_PLACEHOLDER_SECRET (POLYMART_WEBHOOK_SECRET when unset) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolymartPlaceholderBody"];
+            };
+        };
+        responses: {
+            /** @description What Polymart puts in place of the placeholder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolymartPlaceholderAnswer"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid `X-Polymart-Signature`, or `time` more than 300 s from the server's clock */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `No product has polymartProductId …` (audited `marketplace.license.reject`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Polymart integration is not configured` (POLYMART_WEBHOOK_SECRET is unset), or the database is unavailable (with `Retry-After`) */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

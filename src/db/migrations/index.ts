@@ -12,6 +12,7 @@ import * as validationCountsByHour from './2026_11_25_0014a_validation_counts_by
 import * as bindingsThatHeal from './2026_11_26_0020_bindings_that_heal.js';
 import * as revocation from './2026_11_26_0040_revocation.js';
 import * as outboundWebhooks from './2026_11_27_0050_outbound_webhooks.js';
+import * as polymart from './2026_11_28_0060_polymart.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0020_bindings_that_heal': bindingsThatHeal,
   '2026_11_26_0040_revocation': revocation,
   '2026_11_27_0050_outbound_webhooks': outboundWebhooks,
+  '2026_11_28_0060_polymart': polymart,
 };

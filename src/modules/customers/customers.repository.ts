@@ -16,6 +16,10 @@ export const findCustomer = (db: Db, id: string) =>
 export const findCustomerByMarketplaceUserId = (db: Db, userId: string) =>
   db.selectFrom('customers').selectAll().where('marketplace_user_id', '=', userId).executeTakeFirst();
 
+/** The customer whose socials.PolymartID is `userId` (kept in its own unique column). */
+export const findCustomerByPolymartUserId = (db: Db, userId: string) =>
+  db.selectFrom('customers').selectAll().where('polymart_user_id', '=', userId).executeTakeFirst();
+
 /** The customers the filter matches, before paging: the list and its count share it. */
 function matchingCustomers(db: Db, filter: CustomerFilter) {
   let query = db.selectFrom('customers');

@@ -11,6 +11,7 @@ export const SocialsSchema = Type.Object(
     linkedin: Type.Optional(SocialValue('LinkedIn slug or identifier')),
     MarketplaceID: Type.Optional(SocialValue('Marketplace user id; at most one customer may hold a given value')),
     SteamID: Type.Optional(SocialValue('Steam64 id (set by the marketplace webhook)')),
+    PolymartID: Type.Optional(SocialValue('Polymart user id (set by the Polymart integration); at most one customer may hold a given value')),
   },
   {
     additionalProperties: Type.String({ maxLength: 500 }),

@@ -31,15 +31,22 @@ function toValues(body: CustomerBody): repo.CustomerValues {
     note: body.note ?? null,
     // An empty id identifies nobody, so it does not claim the unique column.
     marketplace_user_id: socials.MarketplaceID || null,
+    polymart_user_id: socials.PolymartID || null,
   };
 }
 
-/** Runs a write; a taken MarketplaceID (also when two writes race) is a 409. */
+/**
+ * Runs a write; a taken MarketplaceID or PolymartID (also when two writes race) is a 409.
+ * Both drivers name the column's index in the violation's message.
+ */
 async function uniqueMarketplaceId<T>(body: CustomerBody, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
+    if ((err as Error).message.includes('polymart_user_id')) {
+      throw conflict(`socials.PolymartID ${body.socials?.PolymartID ?? ''} is already used by another customer`);
+    }
     throw conflict(`socials.MarketplaceID ${body.socials?.MarketplaceID ?? ''} is already used by another customer`);
   }
 }
@@ -75,15 +82,22 @@ export async function findCustomerByMarketplaceUserId(db: Db, userId: string): P
   return row && toCustomer(row);
 }
 
+/** The customer holding socials.PolymartID = `userId`, if any (for the Polymart integration). */
+export async function findCustomerByPolymartUserId(db: Db, userId: string): Promise<Customer | undefined> {
+  const row = await repo.findCustomerByPolymartUserId(db, userId);
+  return row && toCustomer(row);
+}
+
 /**
  * Creates a customer and its `customers.create` entry in the caller's transaction.
- * A MarketplaceID another customer holds is a 409 HttpError.
+ * A MarketplaceID or PolymartID another customer holds is a 409 HttpError. `auditTag`
+ * joins the entry's data (a marketplace says it created the record).
  */
-export async function createCustomer(trx: Db, actor: string, body: CustomerBody): Promise<Customer> {
+export async function createCustomer(trx: Db, actor: string, body: CustomerBody, auditTag: object = {}): Promise<Customer> {
   const row: CustomersTable = { id: newId(), ...toValues(body), created_at: Date.now() };
   await uniqueMarketplaceId(body, () => repo.insertCustomer(trx, row));
   const customer = toCustomer(row);
-  await recordAudit(trx, actor, 'customers.create', customer);
+  await recordAudit(trx, actor, 'customers.create', { ...customer, ...auditTag });
   return customer;
 }
 

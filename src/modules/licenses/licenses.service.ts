@@ -194,6 +194,12 @@ export async function findActiveLicense(
   return license && withoutHistory(license);
 }
 
+/** Ids of the customer's licenses for the product that have not expired at `now`, oldest first. */
+export async function activeLicenseIds(db: Db, customerId: string, productId: string, now = Date.now()): Promise<string[]> {
+  const rows = await repo.findLicenseRows(db, { customerId, productId, activeAt: now, sort: 'createdAt', order: 'asc' }, now);
+  return rows.map((row) => row.id);
+}
+
 const unique = (values: readonly string[] = []) => [...new Set(values)];
 
 function attemptRows(licenseId: string, attempts: readonly AttemptInput[], historyMax: number): NewValidationAttempt[] {
@@ -289,8 +295,16 @@ export async function deleteLicense(trx: Db, actor: string, id: string, historyM
 /**
  * Revokes the license (DECISIONS.md "Revoking a license"): expired from now, the replaced
  * expiry kept for a reinstatement, version + 1, audited. Validation needs nothing new.
+ * `auditTag` joins the entry's data (a marketplace refund says where it came from).
  */
-export async function revokeLicense(trx: Db, actor: string, id: string, reason: string | null, historyMax: number): Promise<License> {
+export async function revokeLicense(
+  trx: Db,
+  actor: string,
+  id: string,
+  reason: string | null,
+  historyMax: number,
+  auditTag: object = {},
+): Promise<License> {
   const revoked = await repo.revoke(trx, id, Date.now(), reason);
   if (!revoked) {
     if ((await repo.storedVersion(trx, id)) === undefined) throw notFound('License not found');
@@ -301,6 +315,7 @@ export async function revokeLicense(trx: Db, actor: string, id: string, reason: 
     licenseId: id,
     reason,
     previousExpiresAtEpochMillis: previous === null ? null : Number(previous),
+    ...auditTag,
   });
   return getLicense(trx, id, historyMax);
 }

@@ -96,9 +96,10 @@ export async function streamOrders(db: Db, query: OrderQuery, writer: ListWriter
 
 /**
  * Creates an order and its `orders.create` entry in the caller's transaction. Unknown
- * customerId, productIds or licenseIds are a 400 HttpError.
+ * customerId, productIds or licenseIds are a 400 HttpError. `auditTag` joins the entry's
+ * data (a marketplace says it placed the order).
  */
-export async function createOrder(trx: Db, actor: string, input: OrderInput): Promise<Order> {
+export async function createOrder(trx: Db, actor: string, input: OrderInput, auditTag: object = {}): Promise<Order> {
   const items = toItems(input);
   await assertReferencesExist(trx, items);
   const row: OrdersTable = { id: newId(), customer_id: items.customerId, total_amount: items.totalAmount, created_at: Date.now() };
@@ -107,7 +108,7 @@ export async function createOrder(trx: Db, actor: string, input: OrderInput): Pr
     await repo.replaceOrderItems(trx, row.id, items.productIds, items.licenseIds);
   });
   const order = toOrder(row, items.productIds, items.licenseIds);
-  await recordAudit(trx, actor, 'orders.create', order);
+  await recordAudit(trx, actor, 'orders.create', { ...order, ...auditTag });
   return order;
 }
 

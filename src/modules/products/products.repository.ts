@@ -11,6 +11,10 @@ export const findProduct = (db: Db, id: string) =>
 export const findProductByMarketplaceResourceId = (db: Db, resourceId: string) =>
   db.selectFrom('products').selectAll().where('marketplace_resource_id', '=', resourceId).executeTakeFirst();
 
+/** The product Polymart sells under `polymartId`. */
+export const findProductByPolymartId = (db: Db, polymartId: string) =>
+  db.selectFrom('products').selectAll().where('polymart_product_id', '=', polymartId).executeTakeFirst();
+
 export interface ProductFilter extends Page, Sort {
   q?: string;
 }

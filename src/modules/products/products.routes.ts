@@ -54,7 +54,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Create a product',
-        description: '409 when `marketplaceResourceId` is already held by another product.',
+        description: '409 when `marketplaceResourceId` or `polymartProductId` is already held by another product.',
         body: ProductBodySchema,
         response: { 201: ProductSchema, 409: ErrorSchema },
       },
@@ -81,7 +81,9 @@ export const productsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Replace a product (omitted optional fields become null)',
-        description: 'Existing licenses keep their limits; only licenses created afterwards inherit new maxIps/maxHwids.',
+        description:
+          'Existing licenses keep their limits; only licenses created afterwards inherit new maxIps/maxHwids. ' +
+          '409 when `marketplaceResourceId` or `polymartProductId` is already held by another product.',
         params: IdParams,
         body: ProductBodySchema,
         response: { 200: ProductSchema, 404: ErrorSchema, 409: ErrorSchema },

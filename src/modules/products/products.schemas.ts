@@ -22,6 +22,7 @@ export const ProductSchema = Type.Object({
   maxIps: NullableInteger({ description: 'Default IP slot limit of new licenses; null means unlimited' }),
   maxHwids: NullableInteger({ description: 'Default HWID slot limit of new licenses; null means unlimited' }),
   marketplaceResourceId: NullableString({ description: 'Marketplace resource id the webhook matches; null when unset' }),
+  polymartProductId: NullableString({ description: 'Polymart product id the Polymart integration matches; null when unset' }),
   slotTimeoutMinutes: SlotTimeoutMinutes('Default for new licenses. '),
   selfReleaseLimit: SelfReleaseLimit('Default for new licenses. '),
   createdAtEpochMillis: Type.Number({ description: 'When the product was created' }),
@@ -57,6 +58,16 @@ export const ProductBodySchema = Type.Object(
         maxLength: 200,
         description: 'Marketplace resource id the webhook matches against `resource_id`; unique among products (409 otherwise)',
         examples: ['12345'],
+      }),
+    ),
+    polymartProductId: Type.Optional(
+      NullableString({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          "Polymart product (resource) id the Polymart integration matches against a purchase's `payload.product.id`; " +
+          'unique among products (409 otherwise)',
+        examples: ['4321'],
       }),
     ),
     slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes('Default for licenses created afterwards. ')),

@@ -24,6 +24,7 @@ const toProduct = (row: ProductsTable): Product => ({
   maxIps: row.max_ips,
   maxHwids: row.max_hwids,
   marketplaceResourceId: row.marketplace_resource_id,
+  polymartProductId: row.polymart_product_id,
   slotTimeoutMinutes: row.slot_timeout_minutes,
   selfReleaseLimit: row.self_release_limit,
   createdAtEpochMillis: row.created_at,
@@ -41,16 +42,23 @@ const toValues = (body: ProductBody): repo.ProductValues => ({
   max_ips: body.maxIps ?? null,
   max_hwids: body.maxHwids ?? null,
   marketplace_resource_id: body.marketplaceResourceId ?? null,
+  polymart_product_id: body.polymartProductId ?? null,
   slot_timeout_minutes: body.slotTimeoutMinutes ?? null,
   self_release_limit: body.selfReleaseLimit ?? null,
 });
 
-/** Runs a write; a marketplaceResourceId another product holds (also under a race) is a 409. */
-async function uniqueResourceId<T>(body: ProductBody, write: () => Promise<T>): Promise<T> {
+/**
+ * Runs a write; a marketplaceResourceId or polymartProductId another product holds (also
+ * under a race) is a 409. Both drivers name the column's index in the violation's message.
+ */
+async function uniqueMarketplaceIds<T>(body: ProductBody, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
+    if ((err as Error).message.includes('polymart_product_id')) {
+      throw conflict(`polymartProductId ${body.polymartProductId ?? ''} is already used by another product`);
+    }
     throw conflict(`marketplaceResourceId ${body.marketplaceResourceId ?? ''} is already used by another product`);
   }
 }
@@ -89,9 +97,15 @@ export async function findProductByMarketplaceResourceId(db: Db, resourceId: str
   return row && toProduct(row);
 }
 
+/** The product whose polymartProductId is `polymartId`, if any (for the Polymart integration). */
+export async function findProductByPolymartId(db: Db, polymartId: string): Promise<Product | undefined> {
+  const row = await repo.findProductByPolymartId(db, polymartId);
+  return row && toProduct(row);
+}
+
 export async function createProduct(trx: Db, actor: string, body: ProductBody): Promise<Product> {
   const row: ProductsTable = { id: newId(), ...toValues(body), created_at: Date.now() };
-  await uniqueResourceId(body, () => repo.insertProduct(trx, row));
+  await uniqueMarketplaceIds(body, () => repo.insertProduct(trx, row));
   const product = toProduct(row);
   await recordAudit(trx, actor, 'products.create', product);
   return product;
@@ -99,7 +113,7 @@ export async function createProduct(trx: Db, actor: string, body: ProductBody): 
 
 /** Existing licenses keep their limits: only licenses created later inherit new defaults. */
 export async function updateProduct(trx: Db, actor: string, id: string, body: ProductBody): Promise<Product> {
-  const updated = await uniqueResourceId(body, () => repo.updateProduct(trx, id, toValues(body)));
+  const updated = await uniqueMarketplaceIds(body, () => repo.updateProduct(trx, id, toValues(body)));
   if (!updated) throw notFound('Product not found');
   const product = await getProduct(trx, id);
   await recordAudit(trx, actor, 'products.update', product);

@@ -7,7 +7,7 @@ import { expectPermissionMapping } from '../../../test/helpers/permissions.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 const OPTIONAL_NULLS = {
-  description: null, recurringPeriodDays: null, maxIps: null, maxHwids: null, marketplaceResourceId: null,
+  description: null, recurringPeriodDays: null, maxIps: null, maxHwids: null, marketplaceResourceId: null, polymartProductId: null,
   slotTimeoutMinutes: null, selfReleaseLimit: null,
 };
 
