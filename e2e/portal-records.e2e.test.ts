@@ -69,12 +69,13 @@ describe('portal: customers, products, licenses, orders, audit', () => {
     expect(customers).toEqual([expect.objectContaining({ name: 'Acme Ltd', socials: { twitter: 'acme', linkedin: 'acme-ltd' } })]);
   }, STEP);
 
-  it('creates a product with limits and a marketplace resource id', async () => {
+  it('creates a product with limits, a marketplace resource id and a Polymart product id', async () => {
     await navLink(page, 'Products').click();
     await page.getByRole('link', { name: 'New product' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Acme Desktop');
     await page.getByLabel('Price').fill('19.99');
     await page.getByLabel('Marketplace resource id').fill('res-1');
+    await page.getByLabel('Polymart product id').fill('4321');
     await page.getByLabel('Max IPs per license').fill('2');
     await page.getByLabel('Max HWIDs per license').fill('1');
     await page.getByRole('button', { name: 'Create product' }).click();
@@ -82,7 +83,7 @@ describe('portal: customers, products, licenses, orders, audit', () => {
     await screenshot(page, 'products');
 
     const [product] = (await t.admin('GET', '/products')).json as { id: string; maxIps: number; maxHwids: number; price: number; marketplaceResourceId: string }[];
-    expect(product).toMatchObject({ maxIps: 2, maxHwids: 1, price: 19.99, marketplaceResourceId: 'res-1' });
+    expect(product).toMatchObject({ maxIps: 2, maxHwids: 1, price: 19.99, marketplaceResourceId: 'res-1', polymartProductId: '4321' });
     productId = product!.id;
   }, STEP);
 

@@ -26,6 +26,8 @@ export function ProductDetails({ product }: { product: Product }) {
         <dd>{formatSelfReleaseLimit(product.selfReleaseLimit)}</dd>
         <dt>Marketplace resource id</dt>
         <dd>{product.marketplaceResourceId ?? <span className="muted">—</span>}</dd>
+        <dt>Polymart product id</dt>
+        <dd>{product.polymartProductId ?? <span className="muted">—</span>}</dd>
         <dt>Created</dt>
         <dd>{formatDateTime(product.createdAtEpochMillis)}</dd>
       </dl>

@@ -1,5 +1,5 @@
-// Create or edit a product: limits (empty = unlimited), subscription period and the
-// marketplace resource id the webhook matches.
+// Create or edit a product: limits (empty = unlimited), subscription period, and the
+// marketplace resource id and Polymart product id the marketplace integrations match.
 import { useState, type FormEvent } from 'react';
 import { CheckboxField, TextAreaField, TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
@@ -9,7 +9,7 @@ import { numberInput, optionalInteger, optionalText, requiredNumber } from '../.
 import type { Product, ProductInput } from '../../../types/api';
 import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../../licenses/slot-setting-hints';
 
-const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId'] as const;
+const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId', 'polymartProductId'] as const;
 
 export function ProductForm({
   product,
@@ -35,6 +35,7 @@ export function ProductForm({
     slotTimeoutMinutes: numberInput(product?.slotTimeoutMinutes),
     selfReleaseLimit: numberInput(product?.selfReleaseLimit),
     marketplaceResourceId: product?.marketplaceResourceId ?? '',
+    polymartProductId: product?.polymartProductId ?? '',
   });
   const errors = useCheckedForm(
     {
@@ -48,6 +49,7 @@ export function ProductForm({
       slotTimeoutMinutes: v.slotTimeoutMinutes,
       selfReleaseLimit: v.selfReleaseLimit,
       marketplaceResourceId: v.marketplaceResourceId,
+      polymartProductId: v.polymartProductId,
     },
     {
       name: required,
@@ -80,6 +82,7 @@ export function ProductForm({
       slotTimeoutMinutes: optionalInteger(v.slotTimeoutMinutes) as number | null,
       selfReleaseLimit: optionalInteger(v.selfReleaseLimit) as number | null,
       marketplaceResourceId: optionalText(v.marketplaceResourceId) ?? null,
+      polymartProductId: optionalText(v.polymartProductId) ?? null,
     });
   };
 
@@ -96,6 +99,7 @@ export function ProductForm({
         </datalist>
         <TextField label="Price" required inputMode="decimal" value={v.price} onChange={text('price')} error={errors.fields.price} hint="In the account's base currency." />
         <TextField label="Marketplace resource id" value={v.marketplaceResourceId} onChange={text('marketplaceResourceId')} error={errors.fields.marketplaceResourceId} hint="Matched by the marketplace webhook; leave empty if not sold there." />
+        <TextField label="Polymart product id" value={v.polymartProductId} onChange={text('polymartProductId')} error={errors.fields.polymartProductId} hint="The id in the product's Polymart URL, matched by the Polymart integration; leave empty if not sold there." />
       </div>
       <TextAreaField label="Description" value={v.description} onChange={text('description')} error={errors.fields.description} />
       <fieldset>
