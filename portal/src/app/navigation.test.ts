@@ -6,12 +6,17 @@ const labels = (permissions: string[], isMasterAdmin = false) => visibleNavItems
 describe('navigation by permission', () => {
   it('shows the Master Admin everything', () => {
     expect(labels(['*'], true)).toEqual([
-      'Dashboard', 'Customers', 'Products', 'Licenses', 'Orders', 'Staff', 'Roles', 'Registration keys', 'Signing keys', 'Audit log',
+      'Dashboard', 'Customers', 'Products', 'Licenses', 'Orders', 'Staff', 'Roles', 'Registration keys', 'Signing keys', 'Webhooks', 'Audit log',
     ]);
   });
 
   it('shows a support role only what it may read', () => {
     expect(labels(['customers:read', 'licenses:read', 'licenses:write'])).toEqual(['Dashboard', 'Customers', 'Licenses']);
+  });
+
+  it('shows Webhooks to an account that may read them', () => {
+    expect(labels(['webhooks:read'])).toEqual(['Dashboard', 'Webhooks']);
+    expect(labels(['webhooks:write'])).toEqual(['Dashboard']);
   });
 
   it('hides registration keys from a "*" account that is not the Master Admin', () => {

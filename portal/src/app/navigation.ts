@@ -19,6 +19,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/roles', label: 'Roles', requires: 'roles:read' },
   { to: '/registration-keys', label: 'Registration keys', requires: MASTER_ADMIN },
   { to: '/signing-keys', label: 'Signing keys', requires: MASTER_ADMIN },
+  { to: '/webhooks', label: 'Webhooks', requires: 'webhooks:read' },
   { to: '/audit', label: 'Audit log', requires: 'actions:read' },
 ];
 

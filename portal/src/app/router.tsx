@@ -27,6 +27,8 @@ import { RolesPage } from './routes/roles';
 import { SignInPage } from './routes/sign-in';
 import { SigningKeysPage } from './routes/signing-keys';
 import { StaffPage } from './routes/staff';
+import { WebhookCreatePage, WebhookEndpointPage } from './routes/webhook';
+import { WebhooksPage } from './routes/webhooks';
 
 const guarded = (requires: Requirement, page: ReactNode) => <Guard requires={requires}>{page}</Guard>;
 
@@ -58,6 +60,9 @@ export const createRouter = () =>
           { path: 'roles/:id', element: guarded('roles:read', <RolePage />) },
           { path: 'registration-keys', element: guarded(MASTER_ADMIN, <RegistrationKeysPage />) },
           { path: 'signing-keys', element: guarded(MASTER_ADMIN, <SigningKeysPage />) },
+          { path: 'webhooks', element: guarded('webhooks:read', <WebhooksPage />) },
+          { path: 'webhooks/new', element: guarded('webhooks:write', <WebhookCreatePage />) },
+          { path: 'webhooks/:id', element: guarded('webhooks:read', <WebhookEndpointPage />) },
           { path: 'audit', element: guarded('actions:read', <AuditPage />) },
           { path: 'account', element: <AccountPage /> },
           { path: 'api-tokens', element: <ApiTokensPage /> },

@@ -33,8 +33,9 @@ describe('hasPermission', () => {
 });
 
 describe('PERMISSIONS', () => {
-  it('lists the 18 permission strings of the spec', () => {
-    expect(PERMISSIONS).toHaveLength(18);
+  it('lists the 18 permission strings of the spec and the two of webhooks', () => {
+    expect(PERMISSIONS).toHaveLength(20);
+    expect(PERMISSIONS).toEqual(expect.arrayContaining(['webhooks:read', 'webhooks:write']));
     expect(PERMISSIONS).toContain('staff:manage');
     expect(PERMISSIONS).toContain('actions:read');
     expect(PERMISSIONS).not.toContain('staff:write');

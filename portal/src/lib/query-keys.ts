@@ -15,6 +15,7 @@ export const keys = {
   audit: ['actions'] as const,
   account: ['staff', 'me'] as const,
   apiTokens: ['api-tokens'] as const,
+  webhooks: ['webhook-endpoints'] as const,
 };
 
 /** Marks the given resources stale (and the audit log, which every change writes to). */

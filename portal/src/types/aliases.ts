@@ -16,3 +16,12 @@ export type ValidationReason = NonNullable<Schemas['ValidationAttempt']['reason'
 export type PageParams = Pick<NonNullable<operations['getCustomers']['parameters']['query']>, 'limit' | 'offset' | 'order'> & {
   sort?: string;
 };
+
+// Webhook endpoints: taken from the operations, which name them whatever the schemas' ids.
+type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+export type WebhookEndpoint = Json<operations['getWebhookEndpointsById']['responses'][200]>;
+export type WebhookEndpointWithSecret = Json<operations['postWebhookEndpoints']['responses'][201]>;
+export type WebhookEndpointInput = Schemas['WebhookEndpointBody'];
+export type WebhookFormat = WebhookEndpoint['format'];
+export type WebhookDelivery = Json<operations['getWebhookEndpointsByIdDeliveries']['responses'][200]>[number];
+export type DeliveryStatus = WebhookDelivery['status'];
