@@ -139,6 +139,7 @@ const pad = (value: string | number, width: number) => String(value).padStart(wi
 
 const BOUND_ROW = 'validate: IP and HWID already bound';
 const SIGNED_ROW = 'validate: bound, signed (nonce)';
+const SUBSCRIBED_ROW = 'validate: bound, 1 endpoint subscribed';
 
 /** CPU time of one receipt signature (node:crypto Ed25519, synchronous on the event loop). */
 function signatureMicros(): number {
@@ -198,6 +199,7 @@ async function main(): Promise<void> {
     VALIDATION_RATE_LIMIT: '1000000000',
     WEBHOOK_RATE_LIMIT: '1000000000',
     MARKETPLACE_SECRET,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', // the subscribed row's receiver is the bare server on 127.0.0.1
     JWT_SECRET: 'bench-jwt-secret-bench-jwt-secret-0123',
     MASTER_ADMIN_USERNAME: ADMIN.username,
     MASTER_ADMIN_PASSWORD: ADMIN.password,
@@ -224,6 +226,12 @@ async function main(): Promise<void> {
       if (second) results.push(await measureSpread([service, second], bound, 'validate: bound, 2 instances (sum)'));
       runs.push(results);
     }
+    // Last, as it changes the service's state: the bound row again with an endpoint
+    // subscribed to validation events (each validation queues one, the worker delivers it
+    // to the bare server meanwhile): the cost of events on the hot path.
+    await seed.api('/webhook-endpoints', { url: `${bare.url}/hook`, events: ['licenses.validate.succeeded', 'licenses.validate.failed'] });
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the instance's subscription set refreshes every second
+    for (const round of runs) round.push(await measure(service, { ...bound, name: SUBSCRIBED_ROW }));
     report(summarise(runs), database.label);
   } finally {
     await Promise.all([bare.stop(), fastify.stop(), service.stop(), second?.stop()]);

@@ -183,6 +183,8 @@ export type NewValidationAttempt = Insertable<ValidationAttemptsTable>;
 export interface ValidationCountsByHourTable {
   /** timestamp / 3600000, truncated */
   hour: number;
+  /** PostgreSQL: the writing backend's shard (migration 0070); an hour's count is the sum of its shards. SQLite: 0. */
+  shard: Generated<number>;
   attempts: number;
   successful: number;
 }

@@ -13,6 +13,7 @@ import * as bindingsThatHeal from './2026_11_26_0020_bindings_that_heal.js';
 import * as revocation from './2026_11_26_0040_revocation.js';
 import * as outboundWebhooks from './2026_11_27_0050_outbound_webhooks.js';
 import * as polymart from './2026_11_28_0060_polymart.js';
+import * as validationCountsSharded from './2026_11_28_0070_validation_counts_sharded.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0040_revocation': revocation,
   '2026_11_27_0050_outbound_webhooks': outboundWebhooks,
   '2026_11_28_0060_polymart': polymart,
+  '2026_11_28_0070_validation_counts_sharded': validationCountsSharded,
 };

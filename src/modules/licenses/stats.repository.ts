@@ -37,13 +37,14 @@ export function attemptsByHourQuery(db: Db, since: number, before = Number.MAX_S
     .orderBy(hour);
 }
 
-/** The whole hours from `fromHour` on, from the counters (one row per hour, however many attempts). */
+/** The whole hours from `fromHour` on, from the counters (an hour's shards summed, however many attempts). */
 export const countedHoursQuery = (db: Db, fromHour: number) =>
   db
     .selectFrom('validation_counts_by_hour')
-    .select(['hour', 'attempts', 'successful'])
+    .select((eb) => ['hour', eb.fn.sum<number>('attempts').as('attempts'), eb.fn.sum<number>('successful').as('successful')])
     .where('hour', '>=', fromHour)
-    .where('attempts', '>', 0)
+    .groupBy('hour')
+    .having((eb) => eb.fn.sum('attempts'), '>', 0)
     .orderBy('hour');
 
 export interface HourRow {

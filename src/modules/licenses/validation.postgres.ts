@@ -17,7 +17,7 @@ import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { reportSlotRelease, reportValidation } from '../../lib/observe.js';
 import { auditEventWrite, auditRow } from '../audit/audit.service.js';
 import type { OutboundEvent } from '../webhooks/events.js';
-import { enqueue } from '../webhooks/outbox.repository.js';
+import { enqueue, enqueueManyPostgres } from '../webhooks/outbox.repository.js';
 import type { EventGate } from '../webhooks/subscriptions.js';
 import { SLOT_BIND_EVENT_TYPE, slotBindEvent, validationEvent, validationEventType } from '../webhooks/validation-events.js';
 import { decideValidation, shortfall, type Decision } from './validation.decision.js';
@@ -55,7 +55,7 @@ async function insertAttemptsWithEvents(db: Db, items: readonly AttemptToRecord[
   if (events.length === 0) return void (await repo.insertAttempts(db, items.map((i) => i.attempt)));
   await db.transaction().execute(async (trx) => {
     await repo.insertAttempts(trx, items.map((i) => i.attempt));
-    for (const event of events) await enqueue(trx, event);
+    await enqueueManyPostgres(trx, events);
   });
 }
 
