@@ -165,8 +165,21 @@ export const deleteAttemptsOlderThan = (db: Db, licenseId: string, oldestKept: {
       ]),
     );
 
-/** Deletes all but the `keep` most recent attempts of the license. */
+/**
+ * Deletes all but the `keep` most recent attempts of the license (PostgreSQL), in one
+ * statement walking validation_attempts_license_idx from the newest end. The planner is
+ * told not to use a bitmap or a sequential scan here: for a license holding most of the
+ * table (one busy license) it chose a bitmap scan that re-read every pruned attempt not yet
+ * vacuumed and sorted the rest, 13 ms a prune, where the index walk takes 0.3 ms and marks
+ * the dead entries it passes so the next walk skips them (docs/scale.md).
+ */
 export async function pruneAttempts(db: Db, licenseId: string, keep: number): Promise<void> {
-  const oldestKept = await oldestKeptAttempt(db, licenseId, keep).executeTakeFirst();
-  if (oldestKept) await deleteAttemptsOlderThan(db, licenseId, oldestKept).execute();
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(trx);
+    await sql`
+      DELETE FROM validation_attempts
+      WHERE license_id = ${licenseId} AND ("timestamp", id) < (
+        SELECT "timestamp", id FROM validation_attempts WHERE license_id = ${licenseId}
+        ORDER BY "timestamp" DESC, id DESC LIMIT 1 OFFSET ${keep - 1})`.execute(trx);
+  });
 }
