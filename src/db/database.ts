@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
+import { PreparingClient } from './prepared-statements.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -110,6 +111,7 @@ export function createDb(databaseUrl: string, onConnectionError: (err: Error) =>
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 10,
+    Client: PreparingClient, // the validation's hot statements are prepared once per connection
     types: pgTypes,
     // While the server is away, nothing waits longer than this for a connection.
     connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,

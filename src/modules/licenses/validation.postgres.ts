@@ -10,6 +10,9 @@
 // between the read and the insert does not change it. A successful validation refreshes
 // the last-seen time of its bound IP and HWID at most once a second (LAST_SEEN_RESOLUTION_MS),
 // beside its attempt; one that frees idle bindings does so under the lock (validateLocked).
+// The commonest case, a license + IP + HWID this instance saw bound and valid, skips the read:
+// it is decided from what was seen and recorded by a statement that checks those facts
+// still hold (validation.bound-facts.ts); when they do not, the request takes the path above.
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
@@ -20,6 +23,7 @@ import type { OutboundEvent } from '../webhooks/events.js';
 import { enqueue, enqueueManyPostgres } from '../webhooks/outbox.repository.js';
 import type { EventGate } from '../webhooks/subscriptions.js';
 import { SLOT_BIND_EVENT_TYPE, slotBindEvent, validationEvent, validationEventType } from '../webhooks/validation-events.js';
+import { BoundFactsCache, boundKey, decidesValid } from './validation.bound-facts.js';
 import { decideValidation, shortfall, type Decision } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
@@ -73,6 +77,19 @@ async function insertBatch(db: Db, batch: Pending<AttemptToRecord, void>[]): Pro
   }
 }
 
+/** Records the batch's attempts that still hold; each learns whether it was recorded. */
+async function recordIfStillBound(db: Db, batch: Pending<repo.GuardedAttempt, boolean>[]): Promise<void> {
+  try {
+    const rows = await repo.insertAttemptsIfStillBound(db, batch.map((p) => p.item));
+    const recorded = new Set(rows.map((r) => boundKey({ licenseId: r.license_id, ip: r.ip, hwid: r.hwid })));
+    for (const p of batch) p.resolve(recorded.has(boundKey(p.item)));
+  } catch (err) {
+    // A license deleted while the statement ran fails it (foreign key): the batch takes the full path.
+    if (!isForeignKeyViolation(err)) throw err;
+    for (const p of batch) p.resolve(false);
+  }
+}
+
 /** A decision made without the lock, and the bound values whose last-seen time it must refresh. */
 interface LockFreeDecision {
   decision: Decision;
@@ -104,6 +121,33 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     maxInFlight: 4, // the next batches gather while one commits (each on its own pooled connection)
   });
 
+  const boundFacts = new BoundFactsCache();
+  const guarded = new GroupCommit<repo.GuardedAttempt, boolean>((batch) => recordIfStillBound(db, batch), {
+    maxBatch: ATTEMPTS_PER_INSERT.postgres,
+    maxInFlight: 4,
+  });
+
+  /**
+   * Decides the request from what this instance saw of it last and records it in one round
+   * trip. false: nothing remembered, the facts decide otherwise now, or they changed (the
+   * caller takes the full path). Not while validation events are wanted (their path queues them).
+   */
+  const recordFromBoundFacts = async (req: ValidationRequest, now: number): Promise<boolean> => {
+    const facts = boundFacts.get(req);
+    if (!facts || !decidesValid(facts, req, now) || events.wants(validationEventType(true))) return false;
+    const recorded = await guarded.submit({ licenseId: req.licenseId, ip: req.ip, hwid: req.hwid, version: facts.version, timestamp: now });
+    if (!recorded) {
+      boundFacts.forget(req);
+      return false;
+    }
+    reportValidation('VALID', true);
+    const touch: Promise<unknown>[] = [];
+    if (isStale(facts.ipSeen, now)) touch.push(repo.touch(db, 'ip', req.licenseId, req.ip, (facts.ipSeen = now)));
+    if (isStale(facts.hwidSeen, now)) touch.push(repo.touch(db, 'hwid', req.licenseId, req.hwid, (facts.hwidSeen = now)));
+    await Promise.all(touch);
+    return true;
+  };
+
   const validationEventOf = (req: ValidationRequest, now: number, decision: Decision) =>
     events.wants(validationEventType(decision.valid)) ? validationEvent(req, now, decision) : null;
 
@@ -122,8 +166,19 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     const decision = decideValidation(validationFacts(req, now, seen, slot(seen.ip_last_seen, seen.ips_used), slot(seen.hwid_last_seen, seen.hwids_used)));
     if (decision.bindIp || decision.bindHwid) return 'may bind';
     const touch: LockFreeDecision['touch'] = [];
-    if (decision.valid && isStale(seen.ip_last_seen!, now)) touch.push({ kind: 'ip', value: req.ip });
-    if (decision.valid && isStale(seen.hwid_last_seen!, now)) touch.push({ kind: 'hwid', value: req.hwid });
+    if (decision.valid) {
+      const ipStale = isStale(seen.ip_last_seen!, now);
+      const hwidStale = isStale(seen.hwid_last_seen!, now);
+      if (ipStale) touch.push({ kind: 'ip', value: req.ip });
+      if (hwidStale) touch.push({ kind: 'hwid', value: req.hwid });
+      boundFacts.remember(req, {
+        version: Number(seen.version),
+        productId: seen.product_id,
+        expiresAt: seen.expires_at === null ? null : Number(seen.expires_at),
+        ipSeen: ipStale ? now : Number(seen.ip_last_seen),
+        hwidSeen: hwidStale ? now : Number(seen.hwid_last_seen),
+      });
+    }
     return { decision, touch };
   };
 
@@ -161,6 +216,10 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
   const validate = async (req: ValidationRequest): Promise<boolean> => {
     const now = Date.now();
     req.decidedAtEpochMillis = now;
+    if (await recordFromBoundFacts(req, now)) {
+      if (pruning.due(req.licenseId)) prune(req.licenseId);
+      return true;
+    }
     const decided = await decideWithoutLock(req, now);
     if (decided === null) {
       reportValidation('UNKNOWN_LICENSE', false);
@@ -203,7 +262,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
   return {
     validate,
     close: async () => {
-      await Promise.all([reads.drain(), attempts.drain()]);
+      await Promise.all([guarded.drain(), reads.drain(), attempts.drain()]);
       await Promise.all(pruningNow.values());
     },
   };

@@ -4,6 +4,7 @@
 // instance, run one after another. NO KEY: the lock does not hold up inserting attempts,
 // whose foreign key only needs the row to stay.
 import type { Db } from '../../db/database.js';
+import { executePrepared } from '../../db/prepared-statements.js';
 import { sql } from 'kysely';
 import type { AuditEntriesTable, NewValidationAttempt } from '../../db/schema.js';
 import type { IdleBinding, SlotKind } from './validation.types.js';
@@ -25,6 +26,7 @@ export interface BindingQuery {
 }
 
 export interface LicenseAndBindings {
+  version: number;
   product_id: string;
   expires_at: number | null;
   max_ips: number | null;
@@ -42,15 +44,15 @@ export interface LicenseAndBindings {
  * for an unknown license.
  */
 export async function readManyLicensesAndBindings(db: Db, queries: readonly BindingQuery[]): Promise<(LicenseAndBindings | undefined)[]> {
-  const { rows } = await sql<LicenseAndBindings & { i: string }>`
-    SELECT r.i, l.product_id, l.expires_at, l.max_ips, l.max_hwids, l.slot_timeout_minutes,
+  const { rows } = await executePrepared(db, sql<LicenseAndBindings & { i: string }>`
+    SELECT r.i, l.version, l.product_id, l.expires_at, l.max_ips, l.max_hwids, l.slot_timeout_minutes,
       (SELECT last_seen_at FROM license_ips WHERE license_id = r.id AND ip = r.ip) AS ip_last_seen,
       (SELECT last_seen_at FROM license_hwids WHERE license_id = r.id AND hwid = r.hwid) AS hwid_last_seen,
       (SELECT count(*) FROM license_ips WHERE license_id = r.id) AS ips_used,
       (SELECT count(*) FROM license_hwids WHERE license_id = r.id) AS hwids_used
     FROM unnest(${queries.map((q) => q.licenseId)}::text[], ${queries.map((q) => q.ip)}::text[], ${queries.map((q) => q.hwid)}::text[])
       WITH ORDINALITY AS r(id, ip, hwid, i)
-    JOIN licenses l ON l.id = r.id`.execute(db);
+    JOIN licenses l ON l.id = r.id`);
   const answers: (LicenseAndBindings | undefined)[] = queries.map(() => undefined);
   for (const row of rows) answers[Number(row.i) - 1] = row;
   return answers;
@@ -132,12 +134,50 @@ export async function unbind(trx: Db, kind: SlotKind, licenseId: string, values:
   return rows;
 }
 
-/** Inserts the attempts, in order, with one statement (at most ATTEMPTS_PER_INSERT.postgres rows). */
+/**
+ * Inserts the attempts, in order, with one statement (at most ATTEMPTS_PER_INSERT.postgres
+ * rows): one column array per parameter, so the text is the same for any batch and is
+ * prepared once per connection.
+ */
 export const insertAttempts = (db: Db, rows: readonly NewValidationAttempt[]) =>
-  db
-    .insertInto('validation_attempts')
-    .values([...rows])
-    .execute();
+  executePrepared(
+    db,
+    sql`INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
+      SELECT * FROM unnest(${rows.map((r) => r.license_id)}::text[], ${rows.map((r) => r.hwid)}::text[], ${rows.map((r) => r.ip)}::text[],
+        ${rows.map((r) => r.timestamp)}::bigint[], ${rows.map((r) => r.successful)}::integer[], ${rows.map((r) => r.reason)}::text[])`,
+  );
+
+/** A valid attempt to record only if the license is still at `version` with the IP and HWID bound. */
+export interface GuardedAttempt {
+  licenseId: string;
+  ip: string;
+  hwid: string;
+  version: number;
+  timestamp: number;
+}
+
+/**
+ * Inserts, in order, the VALID attempts whose license is still at the version they were
+ * decided from and still has their IP and HWID bound, in one statement (its snapshot is
+ * the check); answers the license, IP and HWID of those it inserted.
+ */
+export async function insertAttemptsIfStillBound(db: Db, attempts: readonly GuardedAttempt[]) {
+  const { rows } = await executePrepared(
+    db,
+    sql<{ license_id: string; ip: string; hwid: string }>`
+      INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
+      SELECT x.id, x.hwid, x.ip, x.ts, 1, 'VALID'
+      FROM unnest(${attempts.map((a) => a.licenseId)}::text[], ${attempts.map((a) => a.ip)}::text[], ${attempts.map((a) => a.hwid)}::text[],
+                  ${attempts.map((a) => a.version)}::integer[], ${attempts.map((a) => a.timestamp)}::bigint[])
+        WITH ORDINALITY AS x(id, ip, hwid, version, ts, i)
+      JOIN licenses l ON l.id = x.id AND l.version = x.version
+      WHERE EXISTS (SELECT 1 FROM license_ips b WHERE b.license_id = x.id AND b.ip = x.ip)
+        AND EXISTS (SELECT 1 FROM license_hwids b WHERE b.license_id = x.id AND b.hwid = x.hwid)
+      ORDER BY x.i
+      RETURNING license_id, ip, hwid`,
+  );
+  return rows;
+}
 
 /**
  * The history rule, for both engines: a license keeps its `keep` most recent attempts

@@ -1,0 +1,49 @@
+// What this instance last saw of a bound, valid validation: the license's version, product
+// and expiry for one license + IP + HWID whose IP and HWID were both bound. The next such
+// request is decided from these facts and recorded by one statement that inserts its
+// attempt only if they still hold (same version, both values still bound), checked in
+// the statement's own snapshot: one round trip instead of a read and an insert. Every
+// change of the license row bumps its version (PUT, revoke, reinstate) and a delete removes
+// it; a released binding fails the binding check. So a change committed on any instance
+// before the request arrives is seen by it, as with a read (DECISIONS.md).
+import type { ValidationRequest } from './validation.types.js';
+
+export interface BoundFacts {
+  version: number;
+  productId: string;
+  expiresAt: number | null;
+  /** When this instance last knew the IP / HWID seen (for the once-a-second last-seen refresh). */
+  ipSeen: number;
+  hwidSeen: number;
+}
+
+/** Entries kept at most; the oldest go first (a busy license is re-read once when it comes back). */
+const MAX_ENTRIES = 50_000;
+
+const keyOf = (req: Pick<ValidationRequest, 'licenseId' | 'ip' | 'hwid'>) => `${req.licenseId}\u0000${req.ip}\u0000${req.hwid}`;
+
+export class BoundFactsCache {
+  private readonly entries = new Map<string, BoundFacts>();
+
+  get(req: ValidationRequest): BoundFacts | undefined {
+    return this.entries.get(keyOf(req));
+  }
+
+  remember(req: ValidationRequest, facts: BoundFacts): void {
+    const key = keyOf(req);
+    this.entries.delete(key);
+    this.entries.set(key, facts);
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  forget(req: ValidationRequest): void {
+    this.entries.delete(keyOf(req));
+  }
+}
+
+/** Whether the facts decide the request as valid now: the same product, not expired. */
+export const decidesValid = (facts: BoundFacts, req: ValidationRequest, now: number): boolean =>
+  facts.productId === req.productId && (facts.expiresAt === null || now < facts.expiresAt);
+
+/** The key the recording statement answers for each attempt it inserted. */
+export const boundKey = keyOf;
