@@ -112,7 +112,9 @@ export class DeliveryWorker {
       const left = (this.inFlightFor.get(endpointId) ?? 1) - 1;
       if (left === 0) this.inFlightFor.delete(endpointId);
       else this.inFlightFor.set(endpointId, left);
-      if (this.backlog) void this.poll();
+      // Claim again once this endpoint has room: while it is at its cap a claim would
+      // only walk its backlog to find nothing.
+      if (this.backlog && left < this.perEndpoint) void this.poll();
     });
     this.inFlight.add(tracked);
   }
