@@ -20,13 +20,22 @@ for (const [net, prefix] of [
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const) blocked.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
+  ['2002::', 16], // 6to4: the IPv4 address inside decides (below)
+  ['2001::', 32], // Teredo: tunnels to an IPv4 address
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
   ['64:ff9b::', 96], // NAT64 of any IPv4, private ones included
 ] as const) blocked.addSubnet(net, prefix, 'ipv6');
+
+/** The IPv4 address a 6to4 address (2002:AABB:CCDD::/48) carries. */
+const sixToFourTarget = (address: string): string | null => {
+  const match = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/i.exec(address);
+  if (!match) return null;
+  const [high, low] = [parseInt(match[1]!, 16), parseInt(match[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+};
 
 /** True for loopback, private, link-local, unspecified and other non-public addresses. */
 export function isPrivateAddress(address: string): boolean {
@@ -34,6 +43,10 @@ export function isPrivateAddress(address: string): boolean {
   if (mapped) return blocked.check(mapped[1]!, 'ipv4');
   const family = isIP(address);
   if (family === 0) return true; // not an address: refuse rather than guess
+  if (family === 6) {
+    const embedded = sixToFourTarget(address);
+    if (embedded !== null) return blocked.check(embedded, 'ipv4');
+  }
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
