@@ -229,6 +229,9 @@ export interface WebhookEndpointsTable {
   enabled: number;
   /** whsec_…: needed in clear to sign; never answered except at creation and rotation */
   secret: string;
+  /** The secret a rotation replaced: it signs beside `secret` until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
   created_at: number;
   updated_at: number;
   /** the first failed attempt of the current run of failures; null: the last attempt succeeded */

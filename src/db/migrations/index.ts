@@ -14,6 +14,7 @@ import * as revocation from './2026_11_26_0040_revocation.js';
 import * as outboundWebhooks from './2026_11_27_0050_outbound_webhooks.js';
 import * as polymart from './2026_11_28_0060_polymart.js';
 import * as validationCountsSharded from './2026_11_28_0070_validation_counts_sharded.js';
+import * as webhookSecretOverlap from './2026_11_28_0080_webhook_secret_overlap.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0050_outbound_webhooks': outboundWebhooks,
   '2026_11_28_0060_polymart': polymart,
   '2026_11_28_0070_validation_counts_sharded': validationCountsSharded,
+  '2026_11_28_0080_webhook_secret_overlap': webhookSecretOverlap,
 };

@@ -122,7 +122,12 @@ export class DeliveryWorker {
   private async attempt(row: outbox.OutboxRow, endpoint: EndpointRow | undefined): Promise<void> {
     if (!endpoint) return; // deleted meanwhile: its rows went with it
     const result = await sendAttempt(
-      { url: endpoint.url, format: endpoint.format, secret: endpoint.secret },
+      {
+        url: endpoint.url,
+        format: endpoint.format,
+        secret: endpoint.secret,
+        previousSecret: Number(endpoint.previous_secret_until) > Date.now() ? endpoint.previous_secret : null,
+      },
       { id: row.event_id, type: row.type, body: row.body },
       { timeoutMs: this.timeoutMs, allowPrivateNetworks: this.options.allowPrivateNetworks },
     );

@@ -29,6 +29,15 @@ export async function updateEndpoint(db: Db, id: string, changes: Partial<Endpoi
   return db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
+/** The new secret signs from now on; the one it replaces signs beside it until `previousUntil`. */
+export const rotateSecret = (db: Db, id: string, secret: string, previousUntil: number, now: number): Promise<EndpointRow | undefined> =>
+  db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_until: previousUntil, secret, updated_at: now }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+
 export async function replaceSubscriptions(db: Db, id: string, events: readonly string[]): Promise<void> {
   await db.deleteFrom('webhook_subscriptions').where('endpoint_id', '=', id).execute();
   await db

@@ -16,6 +16,9 @@ export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
+/** How long a rotated secret keeps signing beside the new one: time to install the new one. */
+export const SECRET_OVERLAP_MS = 24 * 3600_000;
+
 function toView(row: repo.EndpointRow, events: string[]): WebhookEndpoint {
   return {
     id: row.id,
@@ -78,6 +81,8 @@ export async function createEndpoint(
     format: body.format ?? 'standard',
     enabled: body.enabled === false ? 0 : 1,
     secret: newSecret(),
+    previous_secret: null,
+    previous_secret_until: null,
     created_at: now,
     updated_at: now,
     failing_since: null,
@@ -123,7 +128,8 @@ export async function deleteEndpoint(trx: Db, actor: string, id: string): Promis
 
 export async function rotateSecret(trx: Db, actor: string, id: string): Promise<WebhookEndpointWithSecret> {
   const secret = newSecret();
-  const row = await repo.updateEndpoint(trx, id, { secret, updated_at: Date.now() });
+  const now = Date.now();
+  const row = await repo.rotateSecret(trx, id, secret, now + SECRET_OVERLAP_MS, now);
   if (!row) throw notFound(ENDPOINT_NOT_FOUND);
   const view = toView(row, (await repo.subscriptionsOf(trx, [id])).get(id)!);
   await recordAudit(trx, actor, 'webhookEndpoint.rotateSecret', { id, url: row.url });

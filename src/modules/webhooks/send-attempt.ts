@@ -14,6 +14,8 @@ export interface Target {
   url: string;
   format: string;
   secret: string;
+  /** A rotated secret still in its overlap: signs beside `secret`. */
+  previousSecret?: string | null;
 }
 
 export interface EventToSend {
@@ -41,7 +43,10 @@ export function requestFor(target: Target, event: EventToSend, now = new Date())
   if (target.format === 'discord') {
     return { body: JSON.stringify(discordMessage(event.type, JSON.parse(event.body))), headers: { 'content-type': 'application/json' } };
   }
-  const signature = new Webhook(target.secret).sign(event.id, now, event.body);
+  // Standard Webhooks: several space-separated signatures, any of which may verify.
+  const signature = [target.secret, ...(target.previousSecret ? [target.previousSecret] : [])]
+    .map((secret) => new Webhook(secret).sign(event.id, now, event.body))
+    .join(' ');
   return {
     body: event.body,
     headers: {

@@ -140,6 +140,28 @@ describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {
     await remove(endpoint.id);
   });
 
+  it('after a rotation signs with the new secret and, for 24 hours, the old one too; then with the new one only', async () => {
+    const endpoint = await createEndpoint({ events: ['customers.create'] });
+    receiver.behave(answer(204));
+    const rotated = (await t.admin('POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`)).json as { secret: string };
+    const during = await createCustomer(t);
+    const [first] = await receiver.waitFor(1, (r) => r.body.includes(during.id));
+    const headers = first!.headers as Record<string, string>;
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(new Webhook(rotated.secret).verify(first!.body, headers)).toMatchObject({ type: 'customers.create' });
+    expect(new Webhook(endpoint.secret).verify(first!.body, headers)).toMatchObject({ type: 'customers.create' });
+
+    // The overlap over (as 24 hours later): the old secret no longer signs.
+    await t.app.db.updateTable('webhook_endpoints').set({ previous_secret_until: Date.now() - 1 }).where('id', '=', endpoint.id).execute();
+    const after = await createCustomer(t);
+    const [second] = await receiver.waitFor(1, (r) => r.body.includes(after.id));
+    const laterHeaders = second!.headers as Record<string, string>;
+    expect(laterHeaders['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(new Webhook(rotated.secret).verify(second!.body, laterHeaders)).toMatchObject({ type: 'customers.create' });
+    expect(() => new Webhook(endpoint.secret).verify(second!.body, laterHeaders)).toThrow();
+    await remove(endpoint.id);
+  });
+
   it('queues an event only for enabled endpoints subscribed to its type', async () => {
     const other = await createEndpoint({ events: ['orders.create'] });
     const disabled = await createEndpoint({ events: ['*'], enabled: false });

@@ -1,5 +1,5 @@
-// Rotate the signing secret after asking: the old one stops verifying at once, so the
-// new one (answered only here) is handed to the page to show once.
+// Rotate the signing secret after asking; the new one (answered only here) is handed to the
+// page to show once. The old one keeps signing beside it for 24 hours.
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorMessage } from '../../../components/status';
@@ -33,8 +33,8 @@ export function RotateSecretButton({ endpointId, onRotated }: { endpointId: stri
         }
       >
         <p>
-          Every attempt from now on is signed with a new secret, retries of older events included: the receiver rejects them until it has
-          the new one.
+          Every attempt from now on is signed with a new secret. For 24 hours it also carries a signature made with the old one, so the
+          receiver keeps accepting deliveries while you install the new secret there; after that, only the new one verifies.
         </p>
         <ErrorMessage error={rotate.error} />
       </ConfirmDialog>
