@@ -20,30 +20,28 @@ export interface BoundFacts {
 /** Entries kept at most; the oldest go first (a busy license is re-read once when it comes back). */
 const MAX_ENTRIES = 50_000;
 
-const keyOf = (req: Pick<ValidationRequest, 'licenseId' | 'ip' | 'hwid'>) => `${req.licenseId}\u0000${req.ip}\u0000${req.hwid}`;
+/** The key of a license + IP + HWID; also how the recording statement's answers are matched. */
+export const boundKey = (req: Pick<ValidationRequest, 'licenseId' | 'ip' | 'hwid'>) => `${req.licenseId}\u0000${req.ip}\u0000${req.hwid}`;
 
 export class BoundFactsCache {
   private readonly entries = new Map<string, BoundFacts>();
 
   get(req: ValidationRequest): BoundFacts | undefined {
-    return this.entries.get(keyOf(req));
+    return this.entries.get(boundKey(req));
   }
 
   remember(req: ValidationRequest, facts: BoundFacts): void {
-    const key = keyOf(req);
+    const key = boundKey(req);
     this.entries.delete(key);
     this.entries.set(key, facts);
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }
 
   forget(req: ValidationRequest): void {
-    this.entries.delete(keyOf(req));
+    this.entries.delete(boundKey(req));
   }
 }
 
 /** Whether the facts decide the request as valid now: the same product, not expired. */
 export const decidesValid = (facts: BoundFacts, req: ValidationRequest, now: number): boolean =>
   facts.productId === req.productId && (facts.expiresAt === null || now < facts.expiresAt);
-
-/** The key the recording statement answers for each attempt it inserted. */
-export const boundKey = keyOf;

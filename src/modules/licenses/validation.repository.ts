@@ -1,5 +1,5 @@
-// The validation queries through Kysely (the PostgreSQL path; SQLite prepares the same
-// history-pruning queries once, validation.sqlite-statements.ts). A validation that may
+// The validation queries of the PostgreSQL path (SQLite prepares its own, and takes the
+// history-pruning queries below, in validation.sqlite-statements.ts). A validation that may
 // bind locks the license row (FOR NO KEY UPDATE), so those of one license, from any
 // instance, run one after another. NO KEY: the lock does not hold up inserting attempts,
 // whose foreign key only needs the row to stay.
@@ -180,8 +180,8 @@ export async function insertAttemptsIfStillBound(db: Db, attempts: readonly Guar
 }
 
 /**
- * The history rule, for both engines: a license keeps its `keep` most recent attempts
- * (newest by timestamp, then id). This is the oldest one kept, if it has more.
+ * The history rule: a license keeps its `keep` most recent attempts (newest by timestamp,
+ * then id). This is the oldest one kept, if it has more (SQLite; PostgreSQL: pruneAttempts).
  */
 export const oldestKeptAttempt = (db: Db, licenseId: string, keep: number) =>
   db

@@ -1,7 +1,7 @@
 // The delivery worker, one per instance: every half second, and at once when a hand frees
 // while more is due, it leases the due rows of the outbox (as many as it has free hands, a
-// few per endpoint so one slow receiver never holds up the others), sends each on its own, and records each attempt
-// with the row's next state in one transaction. The lease outlives an attempt's timeout,
+// few per endpoint so one slow receiver never holds up the others), sends each on its own,
+// and records each attempt with the row's next state in one transaction. The lease outlives an attempt's timeout,
 // so no other worker sends the same row meanwhile; a worker killed mid-attempt leaves a
 // lease that runs out, and the row is sent again (at least once, never lost).
 import type { FastifyBaseLogger } from 'fastify';
