@@ -6,6 +6,10 @@ import { listStaff } from '../modules/staff/staff.repository.js';
 import { usernameKey, usernameProblem } from '../modules/staff/usernames.js';
 import { CliError, UsageError, withMigratedDb, type Command } from './command.js';
 
+/** The username quoted, with characters that would not show escaped as \\uXXXX. */
+const shown = (username: string) =>
+  JSON.stringify(username).replace(/[^\x21-\x7e\p{L}\p{N}\p{P}\p{S}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+
 /** Problems found in the accounts, one line each. */
 export function usernameFindings(accounts: readonly { id: string; username: string }[]): string[] {
   const findings: string[] = [];
@@ -14,11 +18,11 @@ export function usernameFindings(accounts: readonly { id: string; username: stri
     const key = usernameKey(account.username);
     byKey.set(key, [...(byKey.get(key) ?? []), account]);
     const problem = usernameProblem(account.username);
-    if (problem) findings.push(`username ${JSON.stringify(account.username)} (id ${account.id}): ${problem.replace(/^username /, '')}`);
+    if (problem) findings.push(`username ${shown(account.username)} (id ${account.id}): ${problem.replace(/^username /, '')}`);
   }
   for (const group of byKey.values()) {
     if (group.length < 2) continue;
-    const names = group.map((a) => `${JSON.stringify(a.username)} (id ${a.id})`).join(', ');
+    const names = group.map((a) => `${shown(a.username)} (id ${a.id})`).join(', ');
     findings.push(`usernames that are the same after NFKC and case folding: ${names}`);
   }
   return findings;
