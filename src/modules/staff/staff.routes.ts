@@ -16,11 +16,14 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Checks in order: missing fields 400; unknown key 403 `Invalid registration key`; used key 403 ' +
           '`This registration key has already been used`; password under 8 characters 400; username taken 409; ' +
-          'unknown roleIds 400. A failed registration leaves the key unused.',
+          'unknown roleIds 400; then, for a key made with `roleIds`, a role it does not grant 403 ' +
+          '`The registration key does not grant role <id>`. A failed registration leaves the key unused. The username ' +
+          'is unique after NFKC normalisation and case folding (409) and may not contain control, format, whitespace ' +
+          'or invisible characters, nor mix Latin, Cyrillic, Greek, Armenian or Cherokee letters (400 naming `username`).',
         body: RegisterBodySchema,
         response: {
           201: StaffSchema,
-          403: ErrorAnswer('The registration key is unknown or already used'),
+          403: ErrorAnswer('The registration key is unknown or already used, or does not grant a requested role'),
           409: ErrorAnswer('`Username already taken`'),
         },
       },
