@@ -10,15 +10,24 @@ import { launchBrowser, navLink, openPage, pageErrors, screenshot, signIn } from
 
 const STEP = 60_000;
 
+// Run in the page as text: this project compiles without the DOM library.
+const WATCH_CSP = `(() => {
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (e) =>
+    window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber));
+})()`;
+const STYLED = `document.styleSheets.length > 0 && getComputedStyle(document.body).margin !== '8px'`;
+const INJECT_INLINE_STYLE = `(async () => {
+  const probe = document.createElement('div');
+  probe.innerHTML = '<p style="color: rgb(255, 0, 0)">x</p>';
+  document.body.append(probe);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return getComputedStyle(probe.firstElementChild).color;
+})()`;
+
 /** Records every CSP violation the page reports, from its first script on. */
-async function watchCsp(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
-  });
-}
-const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+const watchCsp = (page: Page) => page.addInitScript(WATCH_CSP);
+const cspViolations = (page: Page) => page.evaluate('window.__cspViolations') as Promise<string[]>;
 
 describe('portal: privilege boundaries and the strict style policy', () => {
   let t: TestApp;
@@ -103,19 +112,13 @@ describe('portal: privilege boundaries and the strict style policy', () => {
       await admin.getByRole('heading', { level: 1 }).first().waitFor();
       await admin.waitForLoadState('networkidle');
       // The stylesheet applied: the layout's own rules are in effect, not the browser's defaults.
-      const styled = await admin.evaluate(() => document.styleSheets.length > 0 && getComputedStyle(document.body).margin !== '8px');
+      const styled = await admin.evaluate(STYLED);
       expect(styled, path).toBe(true);
       expect(await cspViolations(admin), path).toEqual([]);
     }
     expect(pageErrors).toEqual([]);
     // Control: an injected inline style is blocked and reported, so the watch above can fail.
-    const colour = await admin.evaluate(async () => {
-      const probe = document.createElement('div');
-      probe.innerHTML = '<p style="color: rgb(255, 0, 0)">x</p>';
-      document.body.append(probe);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      return getComputedStyle(probe.firstElementChild!).color;
-    });
+    const colour = await admin.evaluate(INJECT_INLINE_STYLE);
     expect(colour).not.toBe('rgb(255, 0, 0)');
     expect((await cspViolations(admin)).join(' ')).toMatch(/style-src/);
   }, 120_000);
