@@ -79,6 +79,25 @@ describe.each(DIALECTS)('license policies (%s)', (dialect) => {
     expect(fixed).toMatchObject({ expiryBasis: 'fixed', validForDays: null, expiresAtEpochMillis: null, expiryStartedAtEpochMillis: null });
   });
 
+  it('gives licenses the marketplace webhook creates the product policy (the basis sets the expiry)', async () => {
+    const sell = async (over: Record<string, unknown>) => {
+      const product = await createProduct(t, { marketplaceResourceId: `res-${randomBytes(4).toString('hex')}`, ...over });
+      const fields = { secret: 'test-marketplace-secret', user_id: `u${randomBytes(4).toString('hex')}`, resource_id: (product as { marketplaceResourceId: string }).marketplaceResourceId };
+      const res = await t.req('POST', '/marketplace', { form: fields });
+      expect(res.status, res.text).toBe(200);
+      return readLicense(t, res.text);
+    };
+    const trial = await sell({ expiryBasis: 'firstValidation', validForDays: 14, graceDays: 2, features: { pro: true }, isSubscription: true, recurringPeriodDays: 30 });
+    expect(trial).toMatchObject({
+      expiryBasis: 'firstValidation', validForDays: 14, graceDays: 2, expiresAtEpochMillis: null, expiryStartedAtEpochMillis: null,
+      features: {}, effectiveFeatures: { pro: true },
+    });
+    const before = Date.now();
+    const plan = await sell({ expiryBasis: 'creation', validForDays: 30, isSubscription: true, recurringPeriodDays: 365 });
+    expect(plan.expiresAtEpochMillis).toBe(plan.createdAtEpochMillis + 30 * DAY);
+    expect(plan.createdAtEpochMillis).toBeGreaterThanOrEqual(before);
+  });
+
   it('starts a first-validation clock on the first passing validation only, once, audited', async () => {
     const product = await createProduct(t, { expiryBasis: 'firstValidation', validForDays: 14, maxHwids: 1 });
     const license = await newLicense(t, { productId: product.id, expiresAtEpochMillis: undefined, maxHwids: undefined });
