@@ -30,6 +30,8 @@ export interface Config {
   logLevel: string;
   /** How long SQLite waits for another connection's write lock before the request fails with 503. */
   sqliteBusyTimeoutMs: number;
+  /** How long the start waits for an unreachable PostgreSQL (answering 503 meanwhile) before exiting. */
+  databaseWaitSeconds: number;
   /** pretty: readable lines; json: one JSON object per line; null: pretty when stdout is a terminal. */
   logFormat: 'pretty' | 'json' | null;
   /** Bearer token that opens GET /metrics on the main port; null keeps it closed there. */
@@ -72,6 +74,7 @@ const KEYS = {
   masterAdminEmail: ['MASTER_ADMIN_EMAIL', 'masterAdmin.email'],
   logLevel: ['LOG_LEVEL', 'log.level'],
   sqliteBusyTimeoutMs: ['SQLITE_BUSY_TIMEOUT_MS', 'database.sqliteBusyTimeoutMs'],
+  databaseWaitSeconds: ['DATABASE_WAIT_SECONDS', 'database.waitSeconds'],
   logFormat: ['LOG_FORMAT', 'log.format'],
   metricsToken: ['METRICS_TOKEN', 'metrics.token'],
   metricsPort: ['METRICS_PORT', 'metrics.port'],
@@ -214,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     logLevel,
     sqliteBusyTimeoutMs: int('sqliteBusyTimeoutMs', 5000, 0, 600_000),
+    databaseWaitSeconds: int('databaseWaitSeconds', 120, 0, 86_400),
     logFormat,
     metricsToken,
     metricsPort: metricsPort === 0 ? null : metricsPort,

@@ -6,6 +6,7 @@
 // characters, and as a last line of defence every line written (error messages and
 // stack traces included) has anything shaped like a license key cut the same way.
 import type { FastifyRequest } from 'fastify';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import type { Config } from '../config.js';
 
@@ -61,4 +62,10 @@ export function loggerOptions(config: Config, destination?: { write(line: string
   // In-process and synchronous (no transport worker): lines appear in order with the banner.
   const stream = pretty({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
   return { ...base, stream };
+}
+
+/** The logger Fastify makes of loggerOptions(config), made before the app (the start logs its wait for the database). */
+export function createLogger(config: Config): Logger {
+  const { stream, ...options } = loggerOptions(config) as LoggerOptions & { stream?: DestinationStream };
+  return stream ? pino(options, stream) : pino(options);
 }
