@@ -42,6 +42,11 @@ export interface Config {
   webhookRetryScheduleSeconds: number[];
   /** Lets webhook endpoints target loopback and private networks (tests, a receiver on the same host). */
   webhookAllowPrivateNetworks: boolean;
+  /**
+   * open (SPEC.md): roles:write defines any role and staff:manage assigns any role to others.
+   * subset: a caller other than the Master Admin grants only permissions it holds itself.
+   */
+  roleGrants: 'open' | 'subset';
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +80,7 @@ const KEYS = {
   metricsPort: ['METRICS_PORT', 'metrics.port'],
   webhookRetryScheduleSeconds: ['WEBHOOK_RETRY_SCHEDULE_SECONDS', 'webhooks.retryScheduleSeconds'],
   webhookAllowPrivateNetworks: ['WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'webhooks.allowPrivateNetworks'],
+  roleGrants: ['ROLE_GRANTS', 'auth.roleGrants'],
 } as const;
 
 type Key = keyof typeof KEYS;
@@ -180,6 +186,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`${raw('masterAdminPassword').name} must be at least 8 characters`);
   }
 
+  const roleGrants = str('roleGrants') ?? 'open';
+  if (roleGrants !== 'open' && roleGrants !== 'subset') {
+    throw new ConfigError(`${raw('roleGrants').name} must be open or subset, got ${JSON.stringify(roleGrants)}`);
+  }
+
   const retrySchedule = raw('webhookRetryScheduleSeconds');
   const webhookRetryScheduleSeconds = parseRetrySchedule(retrySchedule.value, retrySchedule.name);
   const allowPrivate = raw('webhookAllowPrivateNetworks');
@@ -212,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: metricsPort === 0 ? null : metricsPort,
     webhookRetryScheduleSeconds,
     webhookAllowPrivateNetworks,
+    roleGrants,
   };
 }
 
