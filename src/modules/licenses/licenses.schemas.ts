@@ -2,13 +2,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
 import { SelfReleaseLimit, SlotTimeoutMinutes } from './slot-settings.js';
+import { SharingAlertSetting } from '../sharing/sharing-alert.js';
 
 /** Why a validation attempt ended as it did: the first failed check, or VALID. */
-export const REASONS = ['VALID', 'PRODUCT_MISMATCH', 'EXPIRED', 'IP_LIMIT_REACHED', 'HWID_LIMIT_REACHED', 'UNKNOWN'] as const;
+export const REASONS = ['VALID', 'PRODUCT_MISMATCH', 'EXPIRED', 'IP_LIMIT_REACHED', 'HWID_LIMIT_REACHED', 'BLOCKED', 'UNKNOWN'] as const;
 export type Reason = (typeof REASONS)[number];
 
 /** Largest value a PostgreSQL `integer` column holds. */
 const MAX_INT = 2_147_483_647;
+
+const LICENSE_SHARING_ALERT = SharingAlertSetting("The license's own; null (or omitted): its product's, read live. ");
 
 const SlotLimit = (what: string) =>
   NullableInteger({ minimum: 0, maximum: MAX_INT, description: `Most ${what} that may be bound; null means unlimited`, examples: [3] });
@@ -53,6 +56,10 @@ export const LicenseSchema = Type.Object({
   usedHwids: Type.Array(Type.String(), { description: 'Bound hardware ids, in binding order' }),
   slotTimeoutMinutes: SlotTimeoutMinutes(''),
   selfReleaseLimit: SelfReleaseLimit(''),
+  sharingAlert: LICENSE_SHARING_ALERT,
+  sharingSuspectedAtEpochMillis: NullableInteger({
+    description: 'When shared-key detection suspected the license (POST /licenses/{id}/sharing/clear clears it); null: not suspected',
+  }),
   bindings: Type.Object(
     {
       ips: Type.Array(BindingSchema, { description: 'The bound IP addresses, in the order of usedIps' }),
@@ -87,6 +94,7 @@ export const CreateLicenseBodySchema = Type.Object({
   maxHwids: Type.Optional(SlotLimit("hardware ids (omitted: the product's default)")),
   slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes("Omitted: the product's default. ")),
   selfReleaseLimit: Type.Optional(SelfReleaseLimit("Omitted: the product's default. ")),
+  sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
 });
 export type CreateLicenseBody = Static<typeof CreateLicenseBodySchema>;
 
@@ -121,6 +129,7 @@ export const UpdateLicenseBodySchema = Type.Object({
   maxHwids: Type.Optional(SlotLimit('hardware ids')),
   slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes('Omitted: null. ')),
   selfReleaseLimit: Type.Optional(SelfReleaseLimit('Omitted: null. ')),
+  sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
   usedIps: Type.Optional(BoundList('IP addresses')),
   usedHwids: Type.Optional(BoundList('hardware ids')),
   validationAttempts: Type.Optional(
@@ -144,6 +153,9 @@ export const ListLicensesQuerySchema = Type.Object({
       enum: ['active', 'expired'],
       description: 'active: no expiry or expiring later than now; expired: expiry at or before now',
     }),
+  ),
+  sharing: Type.Optional(
+    Type.Unsafe<'suspected'>({ type: 'string', enum: ['suspected'], description: 'suspected: only licenses suspected of sharing (not cleared)' }),
   ),
   ...PageQueryProperties,
   ...SortQueryProperties(['createdAt', 'expiresAt']),

@@ -15,6 +15,7 @@ import { findProduct } from '../products/products.repository.js';
 import * as repo from './licenses.repository.js';
 import type { AttemptInput, Binding, CreateLicenseBody, License, ListLicensesQuery, Reason, UpdateLicenseBody, ValidationAttempt } from './licenses.schemas.js';
 import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
+import { parseSharingAlert, sharingAlertColumn } from '../sharing/sharing-alert.js';
 
 type Children = { ips: Binding[]; hwids: Binding[]; attempts: ValidationAttempt[] };
 
@@ -41,6 +42,8 @@ function toLicense(row: LicensesTable, children: Children, selfReleasesUsed = 0)
     revokedReason: row.revoked_reason,
     slotTimeoutMinutes: row.slot_timeout_minutes,
     selfReleaseLimit: limit,
+    sharingAlert: parseSharingAlert(row.sharing_alert),
+    sharingSuspectedAtEpochMillis: row.sharing_suspected_at === null ? null : Number(row.sharing_suspected_at),
     bindings: { ips: children.ips, hwids: children.hwids },
     selfReleasesUsed,
     selfReleasesLeft: limit === null ? null : Math.max(0, limit - selfReleasesUsed),
@@ -92,8 +95,9 @@ export async function getLicense(db: Db, id: string, historyMax = 0): Promise<Li
 /** The page asked for and how many licenses match in all; a larger `limit` is clamped to MAX_PAGE_SIZE. */
 /** The repository filter a license query asks for (named fields only: a query string may carry anything). */
 function licenseFilter(query: ListLicensesQuery, now: number): repo.LicenseFilter {
-  const { customerId, productId, key, status, sort, order, offset, limit } = query;
+  const { customerId, productId, key, status, sharing, sort, order, offset, limit } = query;
   return {
+    sharingSuspected: sharing === 'suspected' ? true : undefined,
     customerId,
     productId,
     keyContains: key,
@@ -160,6 +164,8 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
     revoked_at: null,
     revoked_reason: null,
     revoked_previous_expires_at: null,
+    sharing_alert: sharingAlertColumn(input.sharingAlert), // null: the product's, read live (not copied)
+    sharing_suspected_at: null,
     version: 1,
     created_at: Date.now(),
   };
@@ -250,6 +256,7 @@ export async function updateLicense(
     max_hwids: body.maxHwids ?? null,
     slot_timeout_minutes: body.slotTimeoutMinutes ?? null,
     self_release_limit: body.selfReleaseLimit ?? null,
+    sharing_alert: sharingAlertColumn(body.sharingAlert),
     // A PUT states the whole license: it is no longer revoked (its expiry is what it says).
     revoked_at: null,
     revoked_reason: null,

@@ -1,4 +1,5 @@
-// The validation rule itself, free of storage and HTTP: the four checks of SPEC.md in
+// The validation rule itself, free of storage and HTTP: a matching blocklist rule
+// (DECISIONS.md, before step 1), then the four checks of SPEC.md in
 // order, the first failure ending the evaluation with its reason. With a slot timeout
 // (DECISIONS.md "Bindings that heal"), idle bindings count as room: a request that would
 // fail only for lack of a slot passes, and frees just enough of them.
@@ -19,6 +20,8 @@ export interface SlotState {
 }
 
 export interface ValidationFacts {
+  /** A blocklist rule matched (DECISIONS.md: before step 1); absent: none did. */
+  blocked?: boolean;
   licenseProductId: string;
   requestedProductId: string;
   expiresAtEpochMillis: number | null;
@@ -55,6 +58,7 @@ export const shortfall = (slot: Pick<SlotState, 'bound' | 'used' | 'limit'>): nu
 const admits = (slot: SlotState): boolean => shortfall(slot) <= slot.idle;
 
 export function decideValidation(facts: ValidationFacts): Decision {
+  if (facts.blocked) return rejected('BLOCKED');
   if (facts.licenseProductId !== facts.requestedProductId) return rejected('PRODUCT_MISMATCH');
   if (facts.expiresAtEpochMillis !== null && facts.now >= facts.expiresAtEpochMillis) return rejected('EXPIRED');
   if (!admits(facts.ip)) return rejected('IP_LIMIT_REACHED');

@@ -1,11 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { SelfReleaseLimit, SlotTimeoutMinutes } from '../licenses/slot-settings.js';
+import { SharingAlertSetting } from '../sharing/sharing-alert.js';
 
 /** Largest value a PostgreSQL `integer` column holds. */
 const MAX_INT = 2_147_483_647;
 /** Keeps amounts finite: JSON numbers such as 1e400 parse to Infinity. */
 export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
+
+const PRODUCT_SHARING_ALERT = SharingAlertSetting(
+  "Applies live to every license of the product that has none of its own (null: off; not copied into licenses). ",
+);
 
 const slotLimit = (what: string) =>
   NullableInteger({ minimum: 0, maximum: MAX_INT, description: `${what}; null means unlimited`, examples: [2] });
@@ -25,6 +30,7 @@ export const ProductSchema = Type.Object({
   polymartProductId: NullableString({ description: 'Polymart product id the Polymart integration matches; null when unset' }),
   slotTimeoutMinutes: SlotTimeoutMinutes('Default for new licenses. '),
   selfReleaseLimit: SelfReleaseLimit('Default for new licenses. '),
+  sharingAlert: PRODUCT_SHARING_ALERT,
   createdAtEpochMillis: Type.Number({ description: 'When the product was created' }),
 });
 export type Product = Static<typeof ProductSchema>;
@@ -72,6 +78,7 @@ export const ProductBodySchema = Type.Object(
     ),
     slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes('Default for licenses created afterwards. ')),
     selfReleaseLimit: Type.Optional(SelfReleaseLimit('Default for licenses created afterwards. ')),
+    sharingAlert: Type.Optional(PRODUCT_SHARING_ALERT),
   },
   {
     description:

@@ -9,6 +9,7 @@ import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { referencedByMessage } from '../../lib/references.js';
 import { recordAudit } from '../audit/audit.service.js';
+import { parseSharingAlert, sharingAlertColumn } from '../sharing/sharing-alert.js';
 import * as repo from './products.repository.js';
 import type { Product, ProductBody, ProductName, ProductQuery } from './products.schemas.js';
 
@@ -27,6 +28,7 @@ const toProduct = (row: ProductsTable): Product => ({
   polymartProductId: row.polymart_product_id,
   slotTimeoutMinutes: row.slot_timeout_minutes,
   selfReleaseLimit: row.self_release_limit,
+  sharingAlert: parseSharingAlert(row.sharing_alert),
   createdAtEpochMillis: row.created_at,
 });
 
@@ -45,6 +47,7 @@ const toValues = (body: ProductBody): repo.ProductValues => ({
   polymart_product_id: body.polymartProductId ?? null,
   slot_timeout_minutes: body.slotTimeoutMinutes ?? null,
   self_release_limit: body.selfReleaseLimit ?? null,
+  sharing_alert: sharingAlertColumn(body.sharingAlert),
 });
 
 /**
