@@ -8,7 +8,7 @@ import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test
 
 const OPTIONAL_NULLS = {
   description: null, recurringPeriodDays: null, maxIps: null, maxHwids: null, marketplaceResourceId: null, polymartProductId: null,
-  slotTimeoutMinutes: null, selfReleaseLimit: null,
+  slotTimeoutMinutes: null, selfReleaseLimit: null, sharingAlert: null,
 };
 
 describe.each(DIALECTS)('products (%s)', (dialect) => {
