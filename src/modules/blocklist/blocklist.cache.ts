@@ -1,8 +1,9 @@
 // The blocklist as this instance enforces it. The validation path asks one question,
 // check(), answered from memory (rule-index.ts): no query per request. The index is rebuilt
 // from the database after a change made here (reload, before the change is answered) and
-// whenever the shared version counter moves (polled every POLL_MS, so a change made on
-// another instance is in force here within a second). Hits are counted in memory and added
+// whenever the shared version counter moves (one tiny read every POLL_MS, not one per
+// request, so a change made on another instance is in force here well within a second).
+// Hits are counted in memory and added
 // to the rules every HIT_FLUSH_MS, each rule's `blocklist.hit` event claimed at most once a
 // minute across instances by a conditional update in the same transaction.
 import type { FastifyBaseLogger } from 'fastify';
@@ -15,7 +16,7 @@ import * as repo from './blocklist.repository.js';
 import { toRule } from './blocklist.service.js';
 import { RuleIndex, type IndexedRule, type Presented, type RuleMode, type RuleType } from './rule-index.js';
 
-export const POLL_MS = 250;
+export const POLL_MS = 100;
 export const HIT_FLUSH_MS = 1000;
 export const HIT_EVENT_INTERVAL_MS = 60_000;
 export const HIT_EVENT_TYPE = BLOCKLIST_HIT_EVENT_TYPE;
