@@ -142,6 +142,16 @@ describe.each(DIALECTS)('blocklist (%s)', (dialect) => {
     expect((await t.admin('GET', '/blocklist?status=expired')).json.map((r: { id: string }) => r.id)).toContain(ipRule.json.id);
   });
 
+  it('a license that reveals reasons answers BLOCKED; a blocked first validation starts no expiry clock', async () => {
+    const license = await newLicense(t, { revealReasons: true, expiryBasis: 'firstValidation', validForDays: 30 });
+    const args = { licenseId: license.id, productId: license.productId, hwid: 'HW-REVEAL' };
+    await rule({ type: 'hwid', value: 'HW-REVEAL', licenseId: license.id });
+    expect((await validateFrom('192.0.2.90', args)).json).toEqual({ valid: false, reason: 'BLOCKED' });
+    expect(await readLicense(t, license.id)).toMatchObject({ expiresAtEpochMillis: null, expiryStartedAtEpochMillis: null, usedHwids: [], usedIps: [] });
+    expect((await validateFrom('192.0.2.90', { ...args, hwid: 'HW-OK' })).json).toEqual({ valid: true, reason: 'VALID' });
+    expect((await readLicense(t, license.id)).expiryStartedAtEpochMillis).toEqual(expect.any(Number));
+  });
+
   it('IPv4-mapped IPv6 addresses match IPv4 rules; CIDRs of both families match; unknown licenses from a blocked IP count hits', async () => {
     const license = await newLicense(t);
     const args = { licenseId: license.id, productId: license.productId, hwid: 'HW-1' };
