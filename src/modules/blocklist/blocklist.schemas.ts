@@ -75,7 +75,7 @@ export const PatchRuleBodySchema = Type.Object(
     expiresAtEpochMillis: Type.Optional(RuleExpiry),
     note: Type.Optional(RuleNote),
   },
-  { description: 'Only mode, expiresAtEpochMillis and note; any other field is 400 naming it' },
+  { description: 'Only mode, expiresAtEpochMillis and note (at least one); any other field is 400 naming it', minProperties: 1 },
 );
 export type PatchRuleBody = Static<typeof PatchRuleBodySchema>;
 

@@ -17,7 +17,11 @@ export async function startSharingDetection(app: FastifyInstance): Promise<void>
   await detector.start();
   app.decorate('sharing', detector);
   app.addHook('onSend', async (request, reply) => {
-    if (request.method !== 'GET' && reply.statusCode < 300 && SETTING_ROUTES.has(request.routeOptions.url ?? '')) await detector.reloadSettings();
+    if (request.method === 'GET' || reply.statusCode >= 300 || !SETTING_ROUTES.has(request.routeOptions.url ?? '')) return;
+    // A PUT replaces the setting (omitted: null); a POST or PATCH changes it only when it names it.
+    const body = request.body;
+    const names = typeof body === 'object' && body !== null && 'sharingAlert' in body;
+    if (request.method === 'PUT' || names) await detector.reloadSettings();
   });
   app.addHook('preClose', () => detector.stop());
 }
