@@ -130,7 +130,10 @@ export class SharingDetector {
 
   /** Reads the alert settings; a failed read keeps the last ones. */
   refreshSettings(): Promise<void> {
-    this.refreshing ??= Promise.all([repo.productAlerts(this.db), repo.licenseAlerts(this.db)])
+    // One after the other: a busy pool lends this poll one connection, not two.
+    this.refreshing ??= repo
+      .productAlerts(this.db)
+      .then(async (products) => [products, await repo.licenseAlerts(this.db)] as const)
       .then(([products, licenses]) => {
         this.productAlerts = new Map(products.map((r) => [r.id, parseSharingAlert(r.sharing_alert)!]));
         this.licenseAlerts = new Map(licenses.map((r) => [r.id, parseSharingAlert(r.sharing_alert)!]));
