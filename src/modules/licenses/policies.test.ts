@@ -7,15 +7,21 @@ import { decodePayload, verifyJws } from '../../../test/helpers/jws.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 const DAY = 86_400_000;
+const METRICS = 'metrics-token-0123456789abcdef';
 const nonce = () => randomBytes(24).toString('base64url');
 const receiptOf = (res: { headers: Record<string, unknown> }) => res.headers['validation-receipt'] as string;
 
 describe.each(DIALECTS)('license policies (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '100000' });
+    t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '100000', METRICS_TOKEN: METRICS });
   });
   afterAll(() => t.close());
+  const metricOf = async (reason: string, outcome: string) => {
+    const text = (await t.req('GET', '/metrics', { token: METRICS })).text;
+    const line = text.split('\n').find((l) => l.startsWith('licensing_validations_total{') && l.includes(`reason="${reason}"`) && l.includes(`outcome="${outcome}"`));
+    return line === undefined ? 0 : Number(line.split(' ').at(-1));
+  };
 
   const jwks = async () => (await t.req('GET', '/.well-known/jwks.json')).json;
   const reasons = async (id: string) => (await readLicense(t, id)).validationAttempts.map((a) => a.reason);
@@ -77,6 +83,25 @@ describe.each(DIALECTS)('license policies (%s)', (dialect) => {
     expect(explicit.expiresAtEpochMillis).toBeNull();
     const fixed = await newLicense(t, { productId: product.id, expiresAtEpochMillis: undefined, expiryBasis: 'fixed' });
     expect(fixed).toMatchObject({ expiryBasis: 'fixed', validForDays: null, expiresAtEpochMillis: null, expiryStartedAtEpochMillis: null });
+  });
+
+  it('gives licenses the marketplace webhook creates the product policy (the basis sets the expiry)', async () => {
+    const sell = async (over: Record<string, unknown>) => {
+      const product = await createProduct(t, { marketplaceResourceId: `res-${randomBytes(4).toString('hex')}`, ...over });
+      const fields = { secret: 'test-marketplace-secret', user_id: `u${randomBytes(4).toString('hex')}`, resource_id: (product as { marketplaceResourceId: string }).marketplaceResourceId };
+      const res = await t.req('POST', '/marketplace', { form: fields });
+      expect(res.status, res.text).toBe(200);
+      return readLicense(t, res.text);
+    };
+    const trial = await sell({ expiryBasis: 'firstValidation', validForDays: 14, graceDays: 2, features: { pro: true }, isSubscription: true, recurringPeriodDays: 30 });
+    expect(trial).toMatchObject({
+      expiryBasis: 'firstValidation', validForDays: 14, graceDays: 2, expiresAtEpochMillis: null, expiryStartedAtEpochMillis: null,
+      features: {}, effectiveFeatures: { pro: true },
+    });
+    const before = Date.now();
+    const plan = await sell({ expiryBasis: 'creation', validForDays: 30, isSubscription: true, recurringPeriodDays: 365 });
+    expect(plan.expiresAtEpochMillis).toBe(plan.createdAtEpochMillis + 30 * DAY);
+    expect(plan.createdAtEpochMillis).toBeGreaterThanOrEqual(before);
   });
 
   it('starts a first-validation clock on the first passing validation only, once, audited', async () => {
@@ -159,6 +184,7 @@ describe.each(DIALECTS)('license policies (%s)', (dialect) => {
     expect(past.json).toEqual({ valid: false, reason: 'EXPIRED' });
     expect(decodePayload(receiptOf(past)).graceEndsAtEpochMillis).toBeNull();
     expect((await reasons(license.id)).slice(2)).toEqual(['GRACE', 'EXPIRED', 'EXPIRED', 'EXPIRED']);
+    expect(await metricOf('GRACE', 'valid')).toBeGreaterThanOrEqual(1);
   });
 
   it('a revoked license is REVOKED, never in grace; reinstated, it validates again', async () => {
@@ -173,6 +199,7 @@ describe.each(DIALECTS)('license policies (%s)', (dialect) => {
     expect((await t.admin('POST', `/licenses/${license.id}/reinstate`)).status).toBe(200);
     expect((await validate(t, args)).json).toEqual({ valid: true, reason: 'VALID' });
     expect(await reasons(license.id)).toEqual(['VALID', 'REVOKED', 'PRODUCT_MISMATCH', 'VALID']);
+    expect(await metricOf('REVOKED', 'invalid')).toBeGreaterThanOrEqual(1); // its own metrics label
   });
 
   it('reveals reasons per product, overridden per license, never for an unknown license', async () => {
