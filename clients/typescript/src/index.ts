@@ -1,12 +1,15 @@
 // @licensing/client: license validation with signed receipts, offline grace and license files.
 export {
   LicenseClient,
+  type KeepAlive,
+  type KeepAliveOptions,
   type LicenseClientOptions,
   type ReceiptPayload,
   type ValidateRequest,
   type ValidationResult,
 } from './client.js';
 export { MACHINE_ID_ENV, machineId } from './machine-id.js';
-export { releaseMachine, type ReleaseFailure, type ReleaseRequest, type ReleaseResult } from './release.js';
+export { describeRelease, describeWait, releaseMachine, type ReleaseFailure, type ReleaseRequest, type ReleaseResult } from './release.js';
 export { PinnedKeys, type Jwk, type JwkSet } from './jws.js';
 export { verifyLicenseFile, type LicenseFilePayload, type LicenseFileResult, type VerifyLicenseFileOptions } from './license-file.js';
+export { readTerms, type FeatureValue, type LicenseTerms } from './terms.js';
