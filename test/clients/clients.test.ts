@@ -57,6 +57,22 @@ function withPayload(jws: string, edit: (payload: Record<string, unknown>) => vo
   return `${h}.${b64(payload)}.${s}`;
 }
 
+/** A signing key of the test's own, published as a JWK Set file, and a signer for receipts and license files. */
+function ownKey(dir: string, name: string): { keysFile: string; jws(payload: unknown, typ?: string): string } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const { x } = publicKey.export({ format: 'jwk' }) as { x: string };
+  const kid = `test-${name}`;
+  const keysFile = join(dir, `${name}-jwks.json`);
+  writeFileSync(keysFile, JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' }] }));
+  return {
+    keysFile,
+    jws: (payload, typ = 'validation-receipt') => {
+      const input = `${b64({ alg: 'EdDSA', kid, typ })}.${b64(payload)}`;
+      return `${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}`;
+    },
+  };
+}
+
 const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
@@ -244,22 +260,91 @@ for (const client of CLIENTS) {
       expect((await verify('not a license file', license.productId)).stdout).toBe('INVALID MALFORMED');
     });
 
-    it('release: RELEASED frees the machine for another, NOT_BOUND when it was not bound, INVALID with the reason otherwise', async () => {
-      const license = await newLicense(t, { maxHwids: 1, selfReleaseLimit: 1 });
+    it('release: RELEASED frees the machine for another, NOT_BOUND when it was not bound, INVALID with the reason otherwise; says releases left, which limit and when it frees', async () => {
+      const license = await newLicense(t, { maxHwids: 1, selfReleaseLimit: 2 });
       const release = (hwid: string, over: Partial<{ id: string; productId: string }> = {}, url = t.baseUrl) =>
         runCli(client.command, ['release', '--url', url, '--license', over.id ?? license.id, '--product', over.productId ?? license.productId, '--hwid', hwid]);
       expect((await validate(t.baseUrl, license, 'old-host', cacheFile())).stdout).toBe('VALID');
       expect((await validate(t.baseUrl, license, 'new-host', cacheFile())).stdout).toBe('INVALID REJECTED');
-      expect(await release('never-bound')).toMatchObject({ code: 0, stdout: 'NOT_BOUND' });
-      expect(await release('old-host')).toMatchObject({ code: 0, stdout: 'RELEASED' });
+      expect(await release('never-bound')).toMatchObject({ code: 0, stdout: 'NOT_BOUND; 2 self-releases left in the rolling 30 days' });
+      expect(await release('old-host')).toMatchObject({ code: 0, stdout: 'RELEASED; 1 self-release left in the rolling 30 days' });
       expect((await validate(t.baseUrl, license, 'new-host', cacheFile())).stdout).toBe('VALID');
-      expect(await release('new-host')).toMatchObject({ code: 1, stdout: 'INVALID RATE_LIMITED' });
+      expect(await release('new-host')).toMatchObject({ code: 0, stdout: 'RELEASED; 0 self-releases left in the rolling 30 days' });
+      expect((await validate(t.baseUrl, license, 'third-host', cacheFile())).stdout).toBe('VALID');
+      const before = Date.now();
+      const limited = await release('third-host');
+      expect(limited.code).toBe(1);
+      const match = /^INVALID RATE_LIMITED Self-service release limit reached: 2 per 30 days; try again after (\S+) \(in 30 days\)$/.exec(limited.stdout);
+      expect(match, limited.stdout).not.toBeNull();
+      const frees = Date.parse(match![1]!);
+      expect(frees).toBeGreaterThan(before + 29 * 86_400_000); // the oldest counted release turns 30 days old
+      expect(frees).toBeLessThan(Date.now() + 30 * 86_400_000 + 1000);
       expect(await release('new-host', { productId: 'other' })).toMatchObject({ code: 1, stdout: 'INVALID NOT_FOUND' });
       const off = await newLicense(t);
       expect(await release('x', off)).toMatchObject({ code: 1, stdout: 'INVALID NOT_ENABLED' });
       expect(await release('x', {}, 'http://127.0.0.1:1')).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
       expect((await runCli(client.command, ['release', '--url', t.baseUrl, '--license', license.id])).code).toBe(2);
+    }, 120_000);
+
+    it('release: a bare 429 from the request limiter names that limit and its wait', async () => {
+      const fake = await fakeServer((_body, res) => {
+        res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '42' });
+        res.end('Too Many Requests');
+      });
+      try {
+        const limited = await runCli(client.command, ['release', '--url', fake.url, '--license', 'L', '--product', 'P', '--hwid', 'H']);
+        expect(limited.code).toBe(1);
+        expect(limited.stdout).toMatch(/^INVALID RATE_LIMITED Too many requests from this address; try again after \S+Z \(in 42 seconds\)$/);
+      } finally {
+        await fake.close();
+      }
     });
+
+    it('policy fields in receipts signed by a pinned key: VALID GRACE <end>, INVALID REJECTED <REASON>, older receipts unchanged', async () => {
+      const key = ownKey(dir, `policy-${(n += 1)}`);
+      const license = { id: 'L-policy', productId: 'P-policy' };
+      let extra: Record<string, unknown> = {};
+      let valid = true;
+      const fake = await fakeServer((body, res) => {
+        const receipt = key.jws({ ...body, ip: '127.0.0.1', valid, timestampEpochMillis: Date.now(), ...extra });
+        sendJson(res, 200, { valid, ...(typeof extra.reason === 'string' ? { reason: extra.reason } : {}) }, { 'validation-receipt': receipt });
+      });
+      try {
+        const graceEnd = Date.UTC(2031, 0, 2, 3, 4, 5, 6);
+        extra = { expiresAtEpochMillis: Date.now() - 1000, graceEndsAtEpochMillis: graceEnd, features: { pro: true }, slotTimeoutMinutes: 30, reason: 'GRACE' };
+        const cache = cacheFile();
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, stdout: 'VALID GRACE 2031-01-02T03:04:05.006Z' });
+        extra = { expiresAtEpochMillis: null, graceEndsAtEpochMillis: null, features: {}, slotTimeoutMinutes: null, reason: 'VALID' };
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, stdout: 'VALID' });
+        extra = {};
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, stdout: 'VALID' });
+        valid = false;
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
+        extra = { reason: 'HWID_LIMIT_REACHED', features: {} };
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 1, stdout: 'INVALID REJECTED HWID_LIMIT_REACHED' });
+        extra = { reason: 'lower case or\nanother line' };
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
+      } finally {
+        await fake.close();
+      }
+    }, 120_000);
+
+    it('verify-file: VALID GRACE <end> for a file issued in grace, on a bound machine only, until the grace ends', async () => {
+      const key = ownKey(dir, `file-${(n += 1)}`);
+      const now = Date.now();
+      const payload = { licenseId: 'L', productId: 'P', customerId: 'C', maxIps: null, maxHwids: 2, usedIps: [], usedHwids: ['HW-1'], issuedAtEpochMillis: now, validUntilEpochMillis: now + 86_400_000 };
+      const verify = async (claims: Record<string, unknown>, hwid: string) => {
+        const file = join(dir, `grace-${(n += 1)}.lic`);
+        writeFileSync(file, key.jws({ ...payload, ...claims }, 'license-file'));
+        return runCli(client.command, ['verify-file', '--keys', key.keysFile, '--license-file', file, '--product', 'P', '--hwid', hwid]);
+      };
+      const graceEnd = now + 3 * 86_400_000;
+      const grace = { expiresAtEpochMillis: now - 1000, graceEndsAtEpochMillis: graceEnd, features: { pro: true } };
+      expect(await verify(grace, 'HW-1')).toMatchObject({ code: 0, stdout: `VALID GRACE ${new Date(graceEnd).toISOString()}` });
+      expect(await verify(grace, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID HWID_NOT_ALLOWED' });
+      expect(await verify({ ...grace, graceEndsAtEpochMillis: now - 1 }, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID EXPIRED' });
+      expect(await verify({ expiresAtEpochMillis: now + 86_400_000, graceEndsAtEpochMillis: null, features: { pro: true } }, 'HW-2')).toMatchObject({ code: 0, stdout: 'VALID' });
+    }, 120_000);
 
     it('machine-id: one id per file, the same on every run and for racing first runs, mode 0600, LICENSE_MACHINE_ID wins', async () => {
       const file = join(dir, `ids-${(n += 1)}`, 'machine-id');

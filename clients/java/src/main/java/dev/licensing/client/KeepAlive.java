@@ -52,16 +52,22 @@ public final class KeepAlive implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "keepAlive result handler threw", e);
         }
-        long delay = longestMs;
-        if (result.terms().slotTimeoutMinutes().isPresent()) {
-            delay = Math.min(delay, Math.max(MIN_INTERVAL_MS, result.terms().slotTimeoutMinutes().getAsLong() * 60_000 / 3));
-        }
+        long delay = intervalFor(result.terms(), Duration.ofMillis(longestMs)).toMillis();
         if (result.retryAfterSeconds() > 0) delay = Math.max(delay, result.retryAfterSeconds() * 1000);
         try {
             if (!stopped) timer.schedule(this::round, delay, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // stopped meanwhile
         }
+    }
+
+    /** The wait before the next validation: a third of the signed slot timeout, at most {@code longest}, at least a second. */
+    public static Duration intervalFor(LicenseTerms terms, Duration longest) {
+        long delay = Math.max(MIN_INTERVAL_MS, longest.toMillis());
+        if (terms.slotTimeoutMinutes().isPresent()) {
+            delay = Math.min(delay, Math.max(MIN_INTERVAL_MS, terms.slotTimeoutMinutes().getAsLong() * 60_000 / 3));
+        }
+        return Duration.ofMillis(delay);
     }
 
     /**
