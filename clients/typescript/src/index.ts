@@ -9,7 +9,7 @@ export {
   type ValidationResult,
 } from './client.js';
 export { MACHINE_ID_ENV, machineId } from './machine-id.js';
-export { describeRelease, describeWait, releaseMachine, type ReleaseFailure, type ReleaseRequest, type ReleaseResult } from './release.js';
+export { releaseMachine, type ReleaseFailure, type ReleaseRequest, type ReleaseResult } from './release.js';
 export { PinnedKeys, type Jwk, type JwkSet } from './jws.js';
 export { verifyLicenseFile, type LicenseFilePayload, type LicenseFileResult, type VerifyLicenseFileOptions } from './license-file.js';
-export { readTerms, type FeatureValue, type LicenseTerms } from './terms.js';
+export type { FeatureValue, LicenseTerms } from './terms.js';

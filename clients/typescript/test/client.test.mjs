@@ -8,7 +8,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { LicenseClient, PinnedKeys, describeRelease, machineId, releaseMachine, verifyLicenseFile } from '../dist/index.js';
+import { LicenseClient, PinnedKeys, machineId, releaseMachine, verifyLicenseFile } from '../dist/index.js';
+import { describeRelease } from '../dist/release.js'; // the CLI's line
 
 const b64 = (value) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
