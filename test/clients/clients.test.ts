@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, createProduct } from '../helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -375,6 +376,118 @@ for (const client of CLIENTS) {
       expect((await runCli(client.command, [...full, '--grace-hours', '-1'])).code).toBe(2);
       expect((await runCli(client.command, [...full.slice(0, 9), join(dir, 'missing.json'), ...full.slice(10)])).code).toBe(2);
     });
+  });
+}
+
+// License policies against the real service (DECISIONS.md "License policies"): the CLIs'
+// VALID GRACE and INVALID REJECTED <REASON> lines, and both libraries' features online,
+// offline from the cache and from a license file.
+for (const client of CLIENTS) {
+  describe.each(DIALECTS)(`${client.name} client with license policies (%s)`, (dialect) => {
+    let t: TestApp;
+    let dir: string;
+    let keysFile: string;
+    let n = 0;
+    beforeAll(async () => {
+      t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '100000' });
+      dir = mkdtempSync(join(tmpdir(), `license-client-policies-${client.name}-`));
+      keysFile = join(dir, 'jwks.json');
+      writeFileSync(keysFile, (await t.req('GET', '/.well-known/jwks.json')).text);
+    });
+    afterAll(async () => {
+      await t?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const validate = (license: { id: string; productId: string }, hwid: string) =>
+      runCli(client.command, ['validate', '--url', t.baseUrl, '--license', license.id, '--product', license.productId, '--hwid', hwid, '--keys', keysFile, '--cache', join(dir, `cache-${(n += 1)}.json`)]);
+    const issueFile = async (licenseId: string) => {
+      const res = await t.admin('POST', `/licenses/${licenseId}/license-file`, { body: { validForDays: 10 } });
+      expect(res.status).toBe(200);
+      const file = join(dir, `file-${(n += 1)}.lic`);
+      writeFileSync(file, res.json.licenseFile as string);
+      return file;
+    };
+    const verifyFile = (file: string, productId: string, hwid: string) =>
+      runCli(client.command, ['verify-file', '--keys', keysFile, '--license-file', file, '--product', productId, '--hwid', hwid]);
+
+    it('prints INVALID REJECTED <REASON> where the product reveals reasons, and the bare line where it does not', async () => {
+      const revealing = await createProduct(t, { revealReasons: true });
+      const license = await newLicense(t, { productId: revealing.id, maxHwids: 1 });
+      expect(await validate(license, 'HW-1')).toMatchObject({ code: 0, stdout: 'VALID' });
+      expect(await validate(license, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED HWID_LIMIT_REACHED' });
+      expect(await validate({ ...license, productId: (await createProduct(t)).id }, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED PRODUCT_MISMATCH' });
+      expect((await t.admin('POST', `/licenses/${license.id}/revoke`, { body: { reason: 'refund' } })).status).toBe(200);
+      expect(await validate(license, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED REVOKED' });
+      const quiet = await newLicense(t, { maxHwids: 1 });
+      expect((await validate(quiet, 'HW-1')).stdout).toBe('VALID');
+      expect(await validate(quiet, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
+      const hidden = await newLicense(t, { productId: revealing.id, maxHwids: 1, revealReasons: false }); // the license's own setting wins
+      expect((await validate(hidden, 'HW-1')).stdout).toBe('VALID');
+      expect(await validate(hidden, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
+    }, 120_000);
+
+    it('prints VALID GRACE <grace end> for a bound machine in grace, INVALID REJECTED EXPIRED for a new one; the license file agrees', async () => {
+      const product = await createProduct(t, { revealReasons: true });
+      const license = await newLicense(t, { productId: product.id, graceDays: 3, expiresAtEpochMillis: Date.now() + 86_400_000 });
+      expect((await validate(license, 'HW-1')).stdout).toBe('VALID');
+      const expiredAt = Date.now() - 60_000;
+      expect((await t.admin('PATCH', `/licenses/${license.id}`, { body: { expiresAtEpochMillis: expiredAt } })).status).toBe(200);
+      const graceEnd = new Date(expiredAt + 3 * 86_400_000).toISOString();
+      expect(await validate(license, 'HW-1')).toMatchObject({ code: 0, stdout: `VALID GRACE ${graceEnd}` });
+      expect(await validate(license, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED EXPIRED' });
+      const file = await issueFile(license.id);
+      expect(await verifyFile(file, license.productId, 'HW-1')).toMatchObject({ code: 0, stdout: `VALID GRACE ${graceEnd}` });
+      expect(await verifyFile(file, license.productId, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID HWID_NOT_ALLOWED' });
+      // Past the grace: expired everywhere.
+      expect((await t.admin('PATCH', `/licenses/${license.id}`, { body: { expiresAtEpochMillis: Date.now() - 4 * 86_400_000 } })).status).toBe(200);
+      expect(await validate(license, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED EXPIRED' });
+      expect(await verifyFile(await issueFile(license.id), license.productId, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID EXPIRED' });
+    }, 120_000);
+
+    it('the library exposes the effective features online, offline from the cache and from a license file', async () => {
+      const product = await createProduct(t, { features: { pro: true, seats: 5, tier: 'gold' }, revealReasons: true });
+      const license = await newLicense(t, { productId: product.id, slotTimeoutMinutes: 30, features: { seats: 10, tier: null } });
+      const cache = join(dir, `lib-cache-${(n += 1)}.json`);
+      const file = await issueFile(license.id);
+      if (client.name === 'java') {
+        const { stdout, stderr } = await promisify(execFile)('java', ['-cp', 'clients/java/build/license-client.jar', 'test/clients/java/PolicyCheck.java', t.baseUrl, keysFile, cache, license.id, license.productId, 'HW-F', file], { timeout: 90_000 });
+        expect(stderr).toBe('');
+        expect(stdout.trim().split('\n')).toEqual([
+          'validate VALID features {pro=true, seats=10} pro true slot 30 reason VALID',
+          'offline VALID_OFFLINE features {pro=true, seats=10} seats 10',
+          'file VALID features {pro=true, seats=10} slot 30',
+        ]);
+        return;
+      }
+      const { LicenseClient, verifyLicenseFile } = (await import(join(process.cwd(), 'clients/typescript/dist/index.js'))) as typeof import('../../clients/typescript/src/index.js');
+      const jwks = JSON.parse(readFileSync(keysFile, 'utf8')) as import('../../clients/typescript/src/index.js').JwkSet;
+      const request = { licenseId: license.id, productId: license.productId, hwid: 'HW-F' };
+      const online = new LicenseClient({ url: t.baseUrl, jwks, cacheFile: cache });
+      const result = await online.validate(request);
+      expect(result.status).toBe('VALID');
+      expect(online.features).toEqual({ pro: true, seats: 10 });
+      expect(online.feature('pro')).toBe(true);
+      expect(result.status !== 'INVALID' && result.terms).toMatchObject({ slotTimeoutMinutes: 30, reason: 'VALID', graceEndsAtEpochMillis: null, expiresAtEpochMillis: null });
+      const offline = new LicenseClient({ url: 'http://127.0.0.1:1', jwks, cacheFile: cache });
+      expect((await offline.validateOffline(request)).status).toBe('VALID_OFFLINE');
+      expect(offline.feature('seats')).toBe(10);
+      expect(offline.feature('tier')).toBeUndefined();
+      const checked = verifyLicenseFile(readFileSync(file, 'utf8'), { jwks, productId: license.productId, hwid: 'HW-F' });
+      expect(checked.valid && checked.terms.features).toEqual({ pro: true, seats: 10 });
+      expect(checked.valid && checked.terms.slotTimeoutMinutes).toBe(30);
+
+      // keepAlive holds the seat (each round refreshes the binding) and frees it on stop.
+      const seatLicense = await newLicense(t, { productId: product.id, maxHwids: 1, slotTimeoutMinutes: 1, selfReleaseLimit: 5 });
+      const seen: string[] = [];
+      const seat = online.keepAlive({ licenseId: seatLicense.id, productId: seatLicense.productId, hwid: 'HW-SEAT' }, { intervalMs: 1_000, onResult: (r) => seen.push(r.status) });
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect((await t.admin('GET', `/licenses/${seatLicense.id}`)).json.usedHwids).toEqual(['HW-SEAT']);
+      const released = await seat.stop();
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(seen)).toEqual(new Set(['VALID']));
+      expect(released).toMatchObject({ status: 'RELEASED', releasedHwids: ['HW-SEAT'], selfReleasesLeft: 4 });
+      expect((await t.admin('GET', `/licenses/${seatLicense.id}`)).json.usedHwids).toEqual([]);
+    }, 120_000);
   });
 }
 
