@@ -5,7 +5,7 @@
 // built jar and a stub of the Bukkit API (test/clients/java/bukkit-stubs), then run.
 // Needs `npm run build:clients`.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -115,6 +115,17 @@ describe('Integrate panel snippets and the Java README example', () => {
     const refused = await runPlugin(classes, 'MyPlugin', data, 'no-such-key', 3_000);
     expect(refused).toContain('LOG SEVERE License: INVALID REJECTED [Server thread]');
     expect(refused).toContain('DISABLED');
+  }, 240_000);
+
+  it("Java README: the JDK-only build command builds a runnable jar from a copy of clients/java", async () => {
+    const readme = readFileSync('clients/java/README.md', 'utf8');
+    const command = /# JDK 17\+ alone[^\n]*\n((?:.*\\\n)*.*)\n/.exec(readme)![1]!;
+    expect(command).toMatch(/^cd clients\/java && .*javac --release 17/s);
+    const copy = join(dir, 'vendor-checkout');
+    cpSync('clients/java/src', join(copy, 'clients/java/src'), { recursive: true });
+    await run('bash', ['-c', command], { cwd: copy, timeout: 180_000 });
+    const { stdout } = await run('java', ['-jar', join(copy, 'clients/java/build/license-client.jar'), 'machine-id', '--file', join(copy, 'id')], { timeout: 60_000 });
+    expect(stdout.trim()).toMatch(/^[0-9a-f-]{36}$/);
   }, 240_000);
 
   it('Java README: the Bukkit/Paper keepAlive example compiles, keeps the seat and frees it on disable', async () => {
