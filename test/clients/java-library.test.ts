@@ -114,7 +114,7 @@ describe('Java library: signed license terms', () => {
       const rounds = /^keepAlive rounds (\d+) after-stop 0 first VALID@license-keep-alive$/.exec(lines[10]!);
       expect(rounds, lines[10]).not.toBeNull();
       expect(Number(rounds![1])).toBeGreaterThanOrEqual(2);
-      expect(Number(rounds![1])).toBeLessThanOrEqual(4);
+      expect(Number(rounds![1])).toBeLessThanOrEqual(5); // a second apart at least: not hammering
       expect(lines[11]).toBe('stop RELEASED; 1 self-release left in the rolling 30 days');
       expect(releases).toEqual([{ licenseId: 'L', productId: 'P', hwid: 'seat' }]);
     } finally {

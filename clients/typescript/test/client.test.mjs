@@ -245,12 +245,14 @@ describe('signed license terms', () => {
     const results = [];
     const from = calls.length;
     const seat = client.keepAlive({ ...request, hwid: 'seat' }, { onResult: (r) => results.push(r.status) });
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // three rounds within 10 s: the signed 0.05-minute (3 s) slot timeout, not the 1-hour default, sets the pace
+    const roundsSoFar = () => calls.slice(from).filter((c) => c.path === '/licenses/validate');
+    for (let waited = 0; roundsSoFar().length < 3 && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     const released = await seat.stop();
-    const rounds = calls.slice(from).filter((c) => c.path === '/licenses/validate');
-    assert.ok(rounds.length >= 3 && rounds.length <= 4, `${rounds.length} rounds in 2.5 s`);
-    assert.ok(rounds[2].at - rounds[1].at < 1_500);
-    assert.deepEqual(results, rounds.map(() => 'VALID'));
+    const rounds = roundsSoFar();
+    assert.ok(rounds.length >= 3, `${rounds.length} rounds`);
+    assert.ok(rounds[2].at - rounds[1].at >= 900, 'a second apart at least');
+    assert.deepEqual(results.slice(0, rounds.length - 1), rounds.slice(0, -1).map(() => 'VALID'));
     assert.deepEqual(calls.at(-1), { path: '/licenses/release', at: calls.at(-1).at, body: { licenseId: 'L', productId: 'P', hwid: 'seat' } });
     assert.equal(released.status, 'RELEASED');
     assert.equal(describeRelease(released), 'RELEASED; 2 self-releases left in the rolling 30 days');

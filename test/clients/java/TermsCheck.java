@@ -38,7 +38,7 @@ public class TermsCheck {
 
         List<String> seen = new CopyOnWriteArrayList<>();
         KeepAlive seat = client.keepAlive("L", "P", "seat", Duration.ofSeconds(1), r -> seen.add(r.toString() + "@" + Thread.currentThread().getName()));
-        Thread.sleep(2_500);
+        Thread.sleep(3_500);
         ReleaseResult released = seat.stop();
         int rounds = seen.size();
         Thread.sleep(1_200);
