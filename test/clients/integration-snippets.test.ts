@@ -38,8 +38,9 @@ async function compilePlugin(dir: string, className: string, source: string): Pr
 }
 
 /** Enables the plugin on a "main" thread, lets it run `millis`, disables it: stdout lines. */
-async function runPlugin(classes: string, className: string, data: string, licenseKey: string, millis: number): Promise<string[]> {
-  const { stdout } = await run('java', ['-cp', `${classes}:${JAR}`, 'PluginHarness', className, data, licenseKey, String(millis)], { timeout: 120_000 });
+async function runPlugin(classes: string, className: string, data: string, licenseKey: string, millis: number, untilFirstLog = false): Promise<string[]> {
+  const args = ['-cp', `${classes}:${JAR}`, 'PluginHarness', className, data, licenseKey, String(millis), ...(untilFirstLog ? ['first-log'] : [])];
+  const { stdout } = await run('java', args, { timeout: 120_000 });
   return stdout.trim().split('\n');
 }
 
@@ -95,7 +96,7 @@ describe('Integrate panel snippets and the Java README example', () => {
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     const typeRoots = relative(project, join(ROOT, 'node_modules/@types'));
     await run(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--typeRoots', typeRoots, '--types', 'node', 'license.mts'], { cwd: project, timeout: 120_000 });
-  }, 120_000);
+  }, 300_000);
 
   it('Java: the plugin compiles against the jar, validates off the main thread and acts on it', async () => {
     const work = join(dir, 'java-panel');
@@ -104,7 +105,7 @@ describe('Integrate panel snippets and the Java README example', () => {
     mkdirSync(join(data, 'resources'), { recursive: true });
     writeFileSync(join(data, 'resources', 'jwks.json'), jwks);
 
-    const valid = await runPlugin(classes, 'MyPlugin', data, license.id, 3_000);
+    const valid = await runPlugin(classes, 'MyPlugin', data, license.id, 60_000, true);
     expect(valid).toContain('LOG INFO License: VALID [Server thread]');
     // onEnable returned before the answer was acted on: the network call did not block the main thread
     expect(valid.findIndex((l) => l.startsWith('onEnable returned'))).toBeLessThan(valid.indexOf('LOG INFO License: VALID [Server thread]'));
@@ -112,7 +113,7 @@ describe('Integrate panel snippets and the Java README example', () => {
     expect(readFileSync(join(data, 'machine-id'), 'utf8').trim()).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.parse(readFileSync(join(data, 'license-cache.json'), 'utf8')).receipt).toBeTruthy();
 
-    const refused = await runPlugin(classes, 'MyPlugin', data, 'no-such-key', 3_000);
+    const refused = await runPlugin(classes, 'MyPlugin', data, 'no-such-key', 60_000, true);
     expect(refused).toContain('LOG SEVERE License: INVALID REJECTED [Server thread]');
     expect(refused).toContain('DISABLED');
   }, 240_000);
