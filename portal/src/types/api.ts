@@ -1265,6 +1265,11 @@ export type components = {
              * @enum {string}
              */
             status: "pending" | "delivered" | "failed";
+            /**
+             * @description The event's state now, after all its attempts (and any redelivery): an attempt that was `pending` (retry scheduled) shows here whether the event was delivered later or given up
+             * @enum {string}
+             */
+            eventStatus: "pending" | "delivered" | "failed";
             /** @description null: no HTTP answer (timeout, refused, connection failed) */
             responseStatus: number | null;
             /** @description The first 2 KiB of the answer, or why there was none */
