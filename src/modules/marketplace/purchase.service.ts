@@ -59,13 +59,16 @@ export async function issue(trx: Db, storage: Storage, purchase: Purchase): Prom
   if (found.license) return reuse(trx, purchase, found.license);
   const customer = found.customer ?? (await createCustomer(trx, actor, purchase.newCustomer, auditTag));
 
+  // A product with an expiry policy (creation, firstValidation) sets the expiry itself; a
+  // fixed one keeps SPEC.md's rule: a subscription runs one billing period.
   const expiresAtEpochMillis =
     product.isSubscription && product.recurringPeriodDays ? Date.now() + product.recurringPeriodDays * DAY_MS : null;
   const license = withoutHistory(
     await insertLicense(trx, {
       productId: product.id,
       customerId: customer.id,
-      expiresAtEpochMillis, // limits are left out so they come from the product
+      // limits and policy settings are left out so they come from the product
+      ...(product.expiryBasis === 'fixed' ? { expiresAtEpochMillis } : {}),
     }),
   );
   // The license's own fact, as a staff-issued one writes it: whoever subscribes to
