@@ -28,6 +28,7 @@ const TITLES: Record<string, string> = {
   'licenses.validate.succeeded': 'License check passed',
   'licenses.validate.failed': 'License check refused',
   'licenses.expiring': 'License expires within 7 days',
+  'licenses.expired': 'License expired',
   'marketplace.license.create': 'License sold',
   'marketplace.license.reuse': 'Buyer sent their license again',
   'marketplace.license.reject': 'Marketplace request refused',
@@ -49,12 +50,14 @@ const TITLES: Record<string, string> = {
 const COLORS: Record<string, number> = {
   create: GREEN, reuse: GREEN, succeeded: GREEN, reinstate: GREEN, bind: GREEN,
   revoke: RED, delete: RED, failed: RED, reject: RED, disable: RED,
-  expiring: ORANGE, release: ORANGE,
+  expiring: ORANGE, release: ORANGE, expired: RED,
 };
 
 const REASONS: Record<string, string> = {
   VALID: 'Valid',
-  EXPIRED: 'Expired or revoked',
+  EXPIRED: 'Expired',
+  REVOKED: 'Revoked',
+  GRACE: 'Expired, within its grace period',
   PRODUCT_MISMATCH: 'Key used with another product',
   IP_LIMIT_REACHED: 'IP limit reached',
   HWID_LIMIT_REACHED: 'HWID (device) limit reached',
