@@ -227,6 +227,8 @@ export interface OrdersTable {
   customer_id: string;
   total_amount: number;
   created_at: number;
+  /** when the purchase was refunded (marketplace refund, chargeback, or staff); null while it stands */
+  refunded_at: number | null;
 }
 
 export interface OrderProductsTable {

@@ -1389,6 +1389,11 @@ export type components = {
              * @enum {string}
              */
             status: "pending" | "delivered" | "failed";
+            /**
+             * @description The event's state now, after all its attempts (and any redelivery): an attempt that was `pending` (retry scheduled) shows here whether the event was delivered later or given up
+             * @enum {string}
+             */
+            eventStatus: "pending" | "delivered" | "failed";
             /** @description null: no HTTP answer (timeout, refused, connection failed) */
             responseStatus: number | null;
             /** @description The first 2 KiB of the answer, or why there was none */
@@ -1676,6 +1681,8 @@ export type components = {
             SteamID?: string;
             /** @description Polymart user id (set by the Polymart integration); at most one customer may hold a given value */
             PolymartID?: string;
+            /** @description Polymart username (set from a Polymart purchase; the buyer's name there) */
+            PolymartUsername?: string;
         } & {
             [key: string]: string;
         };
@@ -2022,8 +2029,10 @@ export type components = {
             licenseIds: string[];
             /** @description When the order was created */
             createdAtEpochMillis: number;
+            /** @description When the purchase was refunded (a Polymart refund or chargeback, or staff); absent while it stands. `totalAmount` stays what was paid: revenue is the sum over orders without refundedAtEpochMillis (`GET /orders?refunded=false`). */
+            refundedAtEpochMillis?: number;
         };
-        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]`. */
+        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]` (an omitted `refundedAtEpochMillis` is kept). */
         OrderBody: {
             /** @description Id of an existing customer (400 `Unknown customerId: …` otherwise) */
             customerId: string;
@@ -2046,6 +2055,11 @@ export type components = {
              *     ]
              */
             licenseIds?: string[];
+            /**
+             * @description When the purchase was refunded; null: it stands. Omitted: null on POST, unchanged on PUT.
+             * @example null
+             */
+            refundedAtEpochMillis?: number | null;
         };
         License: {
             /** @description The license key that client software presents */
@@ -2652,6 +2666,11 @@ export type components = {
                      * @example 12345
                      */
                     id: string | number;
+                    /**
+                     * @description The buyer's Polymart username: kept as the new customer's name and socials.PolymartUsername
+                     * @example Notch
+                     */
+                    username?: string;
                 };
             };
         };
@@ -2665,7 +2684,7 @@ export type components = {
             /** @description false: the buyer already held an active license, answered again */
             created: boolean;
         };
-        /** @description `product.user.purchaseRemoved` (refund or chargeback) */
+        /** @description `product.user.purchaseRemoved` (refund or chargeback): the orders of those licenses are marked refunded too */
         PolymartRefundAnswer: {
             /** @description The licenses revoked (reason `refund`); empty when none was active */
             revokedLicenseIds: string[];
@@ -2711,7 +2730,7 @@ export type components = {
             placeholder: string;
             /** @description Polymart's own license reference for the download; recorded */
             license?: string;
-            /** @description Sent by a test from the Polymart panel; handled like any other request, and recorded */
+            /** @description Sent by Polymart's test button: answered `TEST0-TEST0-TEST0-TEST0-TEST0` (404 for an unknown product), nothing created or recorded */
             test?: boolean;
         };
         /** @description What Polymart puts in place of the placeholder */
@@ -6268,6 +6287,8 @@ export interface operations {
                 customerId?: string;
                 /** @description Only orders containing this product */
                 productId?: string;
+                /** @description true: only refunded orders; false: only orders that stand (revenue) */
+                refunded?: boolean;
             };
             header?: never;
             path?: never;
@@ -6343,7 +6364,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]`. */
+        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]` (an omitted `refundedAtEpochMillis` is kept). */
         requestBody: {
             content: {
                 /**
@@ -6517,7 +6538,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]`. */
+        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]` (an omitted `refundedAtEpochMillis` is kept). */
         requestBody: {
             content: {
                 /**

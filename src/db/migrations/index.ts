@@ -18,6 +18,7 @@ import * as webhookSecretOverlap from './2026_11_28_0080_webhook_secret_overlap.
 import * as privilegeBoundaries from './2026_11_29_0100_privilege_boundaries.js';
 import * as licensePolicies from './2026_11_29_0200_license_policies.js';
 import * as blocklist from './2026_11_29_0300_blocklist.js';
+import * as orderRefunds from './2026_11_29_0400_order_refunds.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0100_privilege_boundaries': privilegeBoundaries,
   '2026_11_29_0200_license_policies': licensePolicies,
   '2026_11_29_0300_blocklist': blocklist,
+  '2026_11_29_0400_order_refunds': orderRefunds,
 };
