@@ -17,6 +17,7 @@ import * as validationCountsSharded from './2026_11_28_0070_validation_counts_sh
 import * as webhookSecretOverlap from './2026_11_28_0080_webhook_secret_overlap.js';
 import * as privilegeBoundaries from './2026_11_29_0100_privilege_boundaries.js';
 import * as licensePolicies from './2026_11_29_0200_license_policies.js';
+import * as blocklist from './2026_11_29_0300_blocklist.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0080_webhook_secret_overlap': webhookSecretOverlap,
   '2026_11_29_0100_privilege_boundaries': privilegeBoundaries,
   '2026_11_29_0200_license_policies': licensePolicies,
+  '2026_11_29_0300_blocklist': blocklist,
 };

@@ -5,6 +5,7 @@ const REASONS: Record<string, string> = {
   EXPIRED: 'License expired',
   IP_LIMIT_REACHED: 'IP limit reached',
   HWID_LIMIT_REACHED: 'HWID limit reached',
+  BLOCKED: 'Blocked (blocklist)',
   UNKNOWN: 'Unknown (imported)',
 };
 

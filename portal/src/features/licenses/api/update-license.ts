@@ -19,6 +19,7 @@ export function licenseUpdateBody(license: License): LicenseUpdateInput {
     maxHwids: license.maxHwids,
     slotTimeoutMinutes: license.slotTimeoutMinutes,
     selfReleaseLimit: license.selfReleaseLimit,
+    sharingAlert: license.sharingAlert,
     usedIps: license.usedIps,
     usedHwids: license.usedHwids,
     version: license.version,

@@ -48,6 +48,14 @@ export function LicensesTable({ licenses, names, sorting }: { licenses: License[
           <td>{names.product(license.productId)}</td>
           <td>
             <StatusBadge status={licenseStatus(license, now)} />
+            {license.sharingSuspectedAtEpochMillis !== null ? (
+              <>
+                {' '}
+                <span className="badge badge-warn" data-testid="sharing-suspected" title="Presented from more distinct machines than its sharing alert allows">
+                  Sharing suspected
+                </span>
+              </>
+            ) : null}
           </td>
           <td className="nowrap">{formatExpiry(license.expiresAtEpochMillis)}</td>
           <td>

@@ -1,5 +1,6 @@
-// Validation attempts, newest first, with the reason of each outcome.
-import { useState } from 'react';
+// Validation attempts, newest first, with the reason of each outcome; the page may add
+// actions to each row (the blocklist's "Block this HWID / IP").
+import { useState, type ReactNode } from 'react';
 import { Table } from '../../../components/table';
 import { formatDateTime } from '../../../lib/format';
 import type { ValidationAttempt } from '../../../types/api';
@@ -8,7 +9,16 @@ import { reasonLabel } from '../reasons';
 
 const INITIAL_ROWS = 50;
 
-export function ValidationHistory({ attempts }: { attempts: ValidationAttempt[] }) {
+export function ValidationHistory({
+  attempts,
+  rowActions,
+  toolbar,
+}: {
+  attempts: ValidationAttempt[];
+  rowActions?: (attempt: ValidationAttempt) => ReactNode;
+  /** Shown above the table (e.g. where a block applies). */
+  toolbar?: ReactNode;
+}) {
   const [showAll, setShowAll] = useState(false);
   const ordered = newestFirst(attempts);
   const shown = showAll ? ordered : ordered.slice(0, INITIAL_ROWS);
@@ -16,6 +26,7 @@ export function ValidationHistory({ attempts }: { attempts: ValidationAttempt[] 
   return (
     <section className="card">
       <h2>Validation history</h2>
+      {ordered.length > 0 ? toolbar : null}
       {ordered.length === 0 ? (
         <p className="muted">No validation attempts yet.</p>
       ) : (
@@ -29,6 +40,7 @@ export function ValidationHistory({ attempts }: { attempts: ValidationAttempt[] 
                 <th scope="col">Reason</th>
                 <th scope="col">IP</th>
                 <th scope="col">HWID</th>
+                {rowActions ? <th scope="col">Actions</th> : null}
               </tr>
             }
           >
@@ -45,6 +57,7 @@ export function ValidationHistory({ attempts }: { attempts: ValidationAttempt[] 
                 <td>
                   <code>{attempt.hwid}</code>
                 </td>
+                {rowActions ? <td className="nowrap">{rowActions(attempt)}</td> : null}
               </tr>
             ))}
           </Table>

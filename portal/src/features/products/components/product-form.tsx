@@ -4,12 +4,21 @@ import { useState, type FormEvent } from 'react';
 import { CheckboxField, TextAreaField, TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
 import { useCheckedForm } from '../../../hooks/use-checked-form';
-import { amount, optionalWholeNumber, required } from '../../../lib/form-checks';
+import { amount, optionalWholeNumber, required, type Check } from '../../../lib/form-checks';
 import { numberInput, optionalInteger, optionalText, requiredNumber } from '../../../lib/form-values';
 import type { Product, ProductInput } from '../../../types/api';
 import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../../licenses/slot-setting-hints';
 
-const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId', 'polymartProductId'] as const;
+const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId', 'polymartProductId', 'sharingAlert'] as const;
+
+/** Shared-key alert: at least one limit, and then a window of 1–168 hours. */
+const sharingWindow = (limits: string): Check => (text) => {
+  if (limits === '' && text.trim() === '') return null;
+  if (limits === '') return 'Give a distinct IP or HWID limit too, or leave the window empty.';
+  const hours = Number(text.trim());
+  return Number.isInteger(hours) && hours >= 1 && hours <= 168 ? null : 'Enter whole hours from 1 to 168.';
+};
+const positiveOrEmpty: Check = (text) => (text.trim() === '' ? null : /^\d+$/.test(text.trim()) && Number(text) >= 1 ? null : 'Enter a whole number of at least 1, or leave it empty.');
 
 export function ProductForm({
   product,
@@ -36,7 +45,11 @@ export function ProductForm({
     selfReleaseLimit: numberInput(product?.selfReleaseLimit),
     marketplaceResourceId: product?.marketplaceResourceId ?? '',
     polymartProductId: product?.polymartProductId ?? '',
+    sharingIps: numberInput(product?.sharingAlert?.distinctIps),
+    sharingHwids: numberInput(product?.sharingAlert?.distinctHwids),
+    sharingWindow: numberInput(product?.sharingAlert?.windowHours),
   });
+  const sharingLimits = `${v.sharingIps.trim()}${v.sharingHwids.trim()}`;
   const errors = useCheckedForm(
     {
       name: v.name,
@@ -50,8 +63,14 @@ export function ProductForm({
       selfReleaseLimit: v.selfReleaseLimit,
       marketplaceResourceId: v.marketplaceResourceId,
       polymartProductId: v.polymartProductId,
+      sharingIps: v.sharingIps,
+      sharingHwids: v.sharingHwids,
+      sharingWindow: v.sharingWindow,
     },
     {
+      sharingIps: positiveOrEmpty,
+      sharingHwids: positiveOrEmpty,
+      sharingWindow: sharingWindow(sharingLimits),
       name: required,
       productType: required,
       price: amount,
@@ -83,6 +102,14 @@ export function ProductForm({
       selfReleaseLimit: optionalInteger(v.selfReleaseLimit) as number | null,
       marketplaceResourceId: optionalText(v.marketplaceResourceId) ?? null,
       polymartProductId: optionalText(v.polymartProductId) ?? null,
+      sharingAlert:
+        sharingLimits === ''
+          ? null
+          : {
+              ...(v.sharingIps.trim() ? { distinctIps: Number(v.sharingIps) } : {}),
+              ...(v.sharingHwids.trim() ? { distinctHwids: Number(v.sharingHwids) } : {}),
+              windowHours: Number(v.sharingWindow),
+            },
     });
   };
 
@@ -110,6 +137,17 @@ export function ProductForm({
           <TextField label="Max HWIDs per license" type="number" min={0} step={1} value={v.maxHwids} onChange={text('maxHwids')} error={errors.fields.maxHwids} hint="Empty = unlimited. New licenses inherit it." />
           <TextField label="Free idle slots after (minutes)" type="number" min={1} step={1} value={v.slotTimeoutMinutes} onChange={text('slotTimeoutMinutes')} error={errors.fields.slotTimeoutMinutes} hint={`${SLOT_TIMEOUT_HINT} New licenses inherit it.`} />
           <TextField label="Self-service releases per 30 days" type="number" min={1} step={1} value={v.selfReleaseLimit} onChange={text('selfReleaseLimit')} error={errors.fields.selfReleaseLimit} hint={`${SELF_RELEASE_HINT} New licenses inherit it.`} />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Shared-key alert</legend>
+        <p className="field-hint">
+          Flags a license of this product that is presented from more distinct IPs or HWIDs than this within the window (each license may set its own). Empty: off.
+        </p>
+        <div className="form-grid">
+          <TextField label="Distinct IPs allowed" type="number" min={1} step={1} value={v.sharingIps} onChange={text('sharingIps')} error={errors.fields.sharingIps} />
+          <TextField label="Distinct HWIDs allowed" type="number" min={1} step={1} value={v.sharingHwids} onChange={text('sharingHwids')} error={errors.fields.sharingHwids} />
+          <TextField label="Window (hours)" type="number" min={1} max={168} step={1} value={v.sharingWindow} onChange={text('sharingWindow')} error={errors.fields.sharingWindow ?? errors.fields.sharingAlert} hint="1 to 168 hours, sliding." />
         </div>
       </fieldset>
       <fieldset>
