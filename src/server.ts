@@ -1,11 +1,11 @@
-// Server entry: load config, listen at once (503 until ready), wait for the database,
-// build the app and serve it on the same socket; on SIGTERM/SIGINT stop accepting,
-// finish requests in flight and close the database.
+// Server entry: load config; when the database does not answer yet, listen at once (503
+// until ready) and wait for it; build the app and serve it on the same socket; on
+// SIGTERM/SIGINT stop accepting, finish requests in flight and close the database.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { startBanner } from './banner.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DatabaseWaitTimeout, describeDatabase, isWaitedFor, waitForDatabase } from './db/wait-for-database.js';
+import { answersNow, DatabaseWaitTimeout, describeDatabase, waitForDatabase } from './db/wait-for-database.js';
 import { createLogger } from './http/logger.js';
 import { createStartingServer } from './http/starting-server.js';
 
@@ -43,25 +43,35 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
-  await starting.listen(config.port, config.host);
-  if (isWaitedFor(config.databaseUrl)) {
+  // A database that answers at once (SQLite always does) is started as before: the port
+  // opens when the app is ready, so no client of a normal start meets a 503. Otherwise the
+  // port opens now and answers 503 (healthz 200) while the database is waited for.
+  const waiting = !(await answersNow(config.databaseUrl));
+  if (closing) return;
+  if (waiting) {
+    await starting.listen(config.port, config.host);
     const address = starting.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.info({ host: config.host, port }, 'listening; answering 503 until the database is ready');
-  }
-  try {
-    await waitForDatabase(config.databaseUrl, { maxWaitMs: config.databaseWaitSeconds * 1000, log });
-  } catch (err) {
+    try {
+      await waitForDatabase(config.databaseUrl, { maxWaitMs: config.databaseWaitSeconds * 1000, log });
+    } catch (err) {
+      if (closing) return;
+      if (err instanceof DatabaseWaitTimeout) log.fatal(err.message);
+      else log.fatal({ err, database: describeDatabase(config.databaseUrl) }, 'cannot use the database');
+      process.exit(1);
+    }
     if (closing) return;
-    if (err instanceof DatabaseWaitTimeout) log.fatal(err.message);
-    else log.fatal({ err, database: describeDatabase(config.databaseUrl) }, 'cannot use the database');
-    process.exit(1);
   }
-  if (closing) return;
 
   app = await buildApp(config, { loggerInstance: log, serverFactory: starting.serverFactory });
-  await app.listen({ port: config.port, host: config.host });
-  starting.serveApp();
+  if (waiting) {
+    await app.listen({ port: config.port, host: config.host });
+    starting.serveApp();
+  } else {
+    starting.serveApp();
+    await app.listen({ port: config.port, host: config.host });
+  }
   const address = starting.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // On stderr: stdout stays one JSON object per line for log collectors.

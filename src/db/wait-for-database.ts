@@ -51,6 +51,15 @@ async function tryOnce(databaseUrl: string, timeoutMs: number): Promise<void> {
   }
 }
 
+/** Whether the database answers now, on the first try (a SQLite file always does). */
+export async function answersNow(databaseUrl: string): Promise<boolean> {
+  if (!isWaitedFor(databaseUrl)) return true;
+  return tryOnce(databaseUrl, 2000).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** PostgreSQL is a server that may come up later; a SQLite file is opened at once. */
 export function isWaitedFor(databaseUrl: string): boolean {
   return /^postgres(ql)?:\/\//.test(databaseUrl);
