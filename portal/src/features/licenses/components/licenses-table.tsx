@@ -12,6 +12,16 @@ export interface NameLookup {
   product: (id: string) => string;
 }
 
+/** "2 / 5"; an unlimited slot count as ∞ (the word on hover and for screen readers) to keep the list narrow. */
+function SlotCount({ used, limit }: { used: number; limit: number | null }) {
+  if (limit !== null) return <span className="nowrap">{used} / {limit}</span>;
+  return (
+    <span className="nowrap">
+      {used} / <abbr title={formatLimit(null)} aria-label={formatLimit(null)}>∞</abbr>
+    </span>
+  );
+}
+
 /** `sorting`: the column headers sort the list (server-side). */
 export function LicensesTable({ licenses, names, sorting }: { licenses: License[]; names: NameLookup; sorting?: SortControl }) {
   const now = Date.now();
@@ -49,12 +59,15 @@ export function LicensesTable({ licenses, names, sorting }: { licenses: License[
           <td>
             <StatusBadge status={licenseStatus(license, now)} />
           </td>
-          <td className="nowrap">{formatExpiry(license.expiresAtEpochMillis)}</td>
-          <td>
-            {license.usedIps.length} / {formatLimit(license.maxIps)}
+          <td className="nowrap">
+            {/* The date, exact time on hover: a date-time with seconds pushed "Issued" out of a laptop's view. */}
+            {license.expiresAtEpochMillis === null ? <span title={formatExpiry(null)}>Never</span> : <Time at={license.expiresAtEpochMillis} />}
           </td>
           <td>
-            {license.usedHwids.length} / {formatLimit(license.maxHwids)}
+            <SlotCount used={license.usedIps.length} limit={license.maxIps} />
+          </td>
+          <td>
+            <SlotCount used={license.usedHwids.length} limit={license.maxHwids} />
           </td>
           <td className="nowrap"><Time at={license.createdAtEpochMillis} /></td>
         </tr>
