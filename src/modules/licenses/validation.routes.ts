@@ -57,6 +57,7 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis };
         const key = await app.signingKeys.forClient(pinnedKids(request.headers['receipt-key-ids']));
         reply.header(RECEIPT_HEADER, signCompact(key, 'validation-receipt', payload));
+        app.signingKeys.signed(key);
       }
       return { valid };
     },
