@@ -103,6 +103,15 @@ async function validationScenarios(seed: Seed): Promise<Scenario[]> {
   // Bound: this process's IP (127.0.0.1) and the HWID were bound by a first validation.
   const bound = await license({ maxIps: 1, maxHwids: 1 });
   await seed.api('/licenses/validate', JSON.parse(validation(bound.id, 'HWID-BOUND')));
+  // Policies: a product with a feature tier, grace days and a trial clock that the seeding
+  // validation started; its bound validations should cost what plain bound ones do.
+  const policyProduct = await seed.api('/products', {
+    name: 'Bench policy product', productType: 'software', price: 1, requiresLicense: true, isSubscription: false,
+    expiryBasis: 'firstValidation', validForDays: 30, graceDays: 3, features: { pro: true, seats: 5, tier: 'pro' },
+  });
+  const policy = await seed.api('/licenses', { productId: policyProduct.id, customerId: customer.id, maxIps: 1, maxHwids: 1, features: { seats: 10 } });
+  const policyValidation = JSON.stringify({ licenseId: policy.id, productId: policyProduct.id, hwid: 'HWID-BOUND' });
+  await seed.api('/licenses/validate', JSON.parse(policyValidation));
   // Full: the only HWID slot is taken, so every call fails at step 4 (HWID_LIMIT_REACHED).
   const full = await license({ maxIps: 1, maxHwids: 1 });
   await seed.api('/licenses/validate', JSON.parse(validation(full.id, 'HWID-TAKEN')));
@@ -111,6 +120,7 @@ async function validationScenarios(seed: Seed): Promise<Scenario[]> {
     { name: BOUND_ROW, path: '/licenses/validate', body: validation(bound.id, 'HWID-BOUND'), expect: { status: 200, body: '{"valid":true}' } },
     // The same request with a nonce: the answer carries a signed Validation-Receipt (one Ed25519 signature).
     { name: SIGNED_ROW, path: '/licenses/validate', body: validation(bound.id, 'HWID-BOUND', 'bench-nonce-0123456789abcdef'), expect: { status: 200, body: '{"valid":true}', header: 'validation-receipt' } },
+    { name: POLICY_ROW, path: '/licenses/validate', body: policyValidation, expect: { status: 200, body: '{"valid":true}' } },
     { name: 'validate: HWID slot full (false)', path: '/licenses/validate', body: validation(full.id, 'HWID-OTHER'), expect: { status: 200, body: '{"valid":false}' } },
     // For reference: the same route when nothing is written (no attempt to record).
     { name: 'validate: unknown license (no write)', path: '/licenses/validate', body: validation('ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ', 'HWID-BOUND'), expect: { status: 200, body: '{"valid":false}' } },
@@ -140,6 +150,7 @@ const pad = (value: string | number, width: number) => String(value).padStart(wi
 const BOUND_ROW = 'validate: IP and HWID already bound';
 const SIGNED_ROW = 'validate: bound, signed (nonce)';
 const SUBSCRIBED_ROW = 'validate: bound, 1 endpoint subscribed';
+const POLICY_ROW = 'validate: bound, features+grace+trial';
 
 /** CPU time of one receipt signature (node:crypto Ed25519, synchronous on the event loop). */
 function signatureMicros(): number {
@@ -183,6 +194,8 @@ function report(rows: Measurement[], databaseLabel: string): void {
     console.log(`\nbound, signed vs bound, unsigned: ${Math.round((signed.rps / bound.rps) * 100)}% of the req/s`);
     console.log(`one Ed25519 receipt signature: ${signatureMicros().toFixed(1)} µs of event-loop time`);
   }
+  const policy = rows.find((row) => row.name === POLICY_ROW);
+  if (bound && policy) console.log(`bound with policies vs plain bound: ${Math.round((policy.rps / bound.rps) * 100)}% of the req/s (target >= 90%)`);
   const target = rows.find((row) => row.name.startsWith(BOUND_ROW));
   if (target) {
     const ok = target.rps >= 0.6 * bare.rps && target.p99 < 10;

@@ -1,6 +1,6 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers and timestamps as epoch
 // milliseconds, so the same queries run on SQLite and PostgreSQL.
-import type { Generated, Insertable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 export interface SettingsTable {
   key: string;
@@ -117,6 +117,14 @@ export interface ProductsTable {
   slot_timeout_minutes: number | null;
   /** default for new licenses; null: self-service release is off */
   self_release_limit: number | null;
+  /** License policies (DECISIONS.md), the defaults of new licenses: fixed | creation | firstValidation */
+  expiry_basis: Generated<string>;
+  valid_for_days: number | null;
+  grace_days: number | null;
+  /** the tier's feature flags as JSON text (null: none); applies live to the product's licenses */
+  features: string | null;
+  /** 1: the validate body carries the reason (licenses whose own setting is null) */
+  reveal_reasons: Generated<number>;
   created_at: number;
 }
 
@@ -135,6 +143,18 @@ export interface LicensesTable {
   revoked_reason: string | null;
   /** the expiry the revocation replaced, put back by a reinstatement (null: perpetual) */
   revoked_previous_expires_at: number | null;
+  /** fixed | creation | firstValidation */
+  expiry_basis: Generated<string>;
+  valid_for_days: number | null;
+  grace_days: number | null;
+  /** the license's own feature overrides as JSON text (null: none; a null value removes the product's key) */
+  features: string | null;
+  /** null: the product's setting */
+  reveal_reasons: number | null;
+  /** when the expiry clock started (firstValidation: the first passing validation, or staff setting an expiry) */
+  expiry_started_at: number | null;
+  /** when expires_at was last written: an expiry already past then is never announced as `licenses.expired` */
+  expiry_set_at: number | null;
   version: number;
   created_at: number;
 }
@@ -178,6 +198,9 @@ export interface ValidationAttemptsTable {
 }
 
 export type NewValidationAttempt = Insertable<ValidationAttemptsTable>;
+/** Rows as read (and as written in full). */
+export type ProductRow = Selectable<ProductsTable>;
+export type LicenseRecord = Selectable<LicensesTable>;
 
 /** Attempts held in validation_attempts per UTC hour, kept current by triggers (migration 0014a). */
 export interface ValidationCountsByHourTable {
@@ -289,6 +312,12 @@ export interface LicenseExpiryNoticesTable {
   expires_at: number;
 }
 
+/** A license whose `licenses.expired` event was queued for this expiry. */
+export interface LicenseExpiredNoticesTable {
+  license_id: string;
+  expires_at: number;
+}
+
 /** A Polymart webhook delivery, by its nonce, and what it was answered (null while it is processed). */
 export interface PolymartNoncesTable {
   nonce: string;
@@ -320,6 +349,7 @@ export interface Database {
   order_licenses: OrderLicensesTable;
   signing_keys: SigningKeysTable;
   self_releases: SelfReleasesTable;
+  license_expired_notices: LicenseExpiredNoticesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_outbox: WebhookOutboxTable;

@@ -544,7 +544,13 @@ export type paths = {
         delete: operations["deleteCustomersById"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update some fields of a customer (the others are kept)
+         * @description Fields given are set (`socials` as a whole; null clears `note`); audited as `customers.update`.
+         *
+         *     Requires permission `customers:write`
+         */
+        patch: operations["patchCustomersById"];
         trace?: never;
     };
     "/products": {
@@ -626,7 +632,13 @@ export type paths = {
         delete: operations["deleteProductsById"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update some fields of a product (the others are kept)
+         * @description Fields given are set (null clears), the others are kept; the result must still be a valid product (for example `validForDays` with a clock `expiryBasis`). Audited as `products.update`. 409 as for PUT.
+         *
+         *     Requires permission `products:write`
+         */
+        patch: operations["patchProductsById"];
         trace?: never;
     };
     "/orders": {
@@ -729,7 +741,7 @@ export type paths = {
         get: operations["getLicensesById"];
         /**
          * Replace a license (optimistic concurrency on `version`)
-         * @description Omitted `expiresAtEpochMillis`, `maxIps`, `maxHwids` become null; omitted `usedIps`, `usedHwids`, `validationAttempts` become empty. The lists given replace the stored ones. A `version` other than the stored one is 409 `Version conflict: expected <stored>, got <given>`; on success the version grows by 1.
+         * @description Omitted `expiresAtEpochMillis`, `maxIps`, `maxHwids` (and every policy setting: expiryBasis fixed, features {}) become null; omitted `usedIps`, `usedHwids`, `validationAttempts` become empty: a PUT without `validationAttempts` erases the validation history (use PATCH to change some fields). The lists given replace the stored ones. A `version` other than the stored one is 409 `Version conflict: expected <stored>, got <given>`; on success the version grows by 1.
          *
          *     Requires permission `licenses:write`
          */
@@ -742,7 +754,13 @@ export type paths = {
         delete: operations["deleteLicensesById"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update some fields of a license (the others, the bindings and the history are kept)
+         * @description Fields given are set (null clears; `features` replaces the license's overrides as a whole); `usedIps`, `usedHwids` and `validationAttempts` change only when given. `version` is optional: given and different from the stored one, 409. Setting `expiresAtEpochMillis` ends a revocation and starts a clock not yet started. The version grows by 1; audited as `licenses.update`.
+         *
+         *     Requires permission `licenses:write`
+         */
+        patch: operations["patchLicensesById"];
         trace?: never;
     };
     "/licenses/{id}/revoke": {
@@ -756,7 +774,7 @@ export type paths = {
         put?: never;
         /**
          * Revoke a license (a refund, a chargeback, abuse)
-         * @description The license expires now: validation answers `{"valid": false}` (reason EXPIRED) from the next request on. The expiry it replaces is kept for a reinstatement; `revokedAtEpochMillis` and `revokedReason` show it; version + 1; audited `licenses.revoke`. A PUT clears the revoked state.
+         * @description The license expires now: validation answers `{"valid": false}` (reason REVOKED, never grace) from the next request on. The expiry it replaces is kept for a reinstatement; `revokedAtEpochMillis` and `revokedReason` show it; version + 1; audited `licenses.revoke`. A PUT clears the revoked state.
          *
          *     Requires permission `licenses:write`
          */
@@ -822,7 +840,7 @@ export type paths = {
         put?: never;
         /**
          * Validate a license (public)
-         * @description Checks in order: product match, expiry (at or past is expired), IP slot, HWID slot; the first failure answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or non-string fields are 400. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS (EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis}, verifiable with GET /.well-known/jwks.json. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).
+         * @description Checks in order: product match, expiry (at or past is expired), IP slot, HWID slot; the first failure answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or non-string fields are 400. A revoked license is refused as REVOKED (after the product check, before expiry). In the license's grace days (graceDays) IPs and HWIDs already bound validate (reason GRACE) and new ones are refused. The first passing validation of a firstValidation license starts its expiry clock. With revealReasons (license, else product) the body is `{"valid", "reason"}`. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS (EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis, expiresAtEpochMillis, graceEndsAtEpochMillis (null unless in grace), features (the effective ones), slotTimeoutMinutes, and reason where revealed}, verifiable with GET /.well-known/jwks.json. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).
          */
         post: operations["postLicensesValidate"];
         delete?: never;
@@ -1526,6 +1544,25 @@ export type components = {
              */
             note?: string | null;
         };
+        /** @description Any fields of a customer; those given are set (socials as a whole, null clears note), the others are kept. */
+        CustomerPatch: {
+            /**
+             * @description Person or company name
+             * @example Acme Inc
+             */
+            name?: string;
+            /**
+             * @description Primary contact address (`something@something`; not unique)
+             * @example billing@acme.example
+             */
+            email?: string;
+            socials?: components["schemas"]["Socials"];
+            /**
+             * @description Internal staff-only note
+             * @example VIP
+             */
+            note?: string | null;
+        };
         Product: {
             /** @description Product id (UUIDv7) */
             id: string;
@@ -1558,10 +1595,39 @@ export type components = {
              * @example 3
              */
             selfReleaseLimit: number | null;
+            /**
+             * @description Default for new licenses. fixed: expiresAtEpochMillis as given. creation: a license created without expiresAtEpochMillis expires validForDays after its creation. firstValidation: the clock starts at the first validation that passes every check (expiry = then + validForDays); until then expiresAtEpochMillis and expiryStartedAtEpochMillis are null.
+             * @example firstValidation
+             * @enum {string}
+             */
+            expiryBasis: "fixed" | "creation" | "firstValidation";
+            /**
+             * @description Default for new licenses. Length of the license in days: required with expiryBasis creation or firstValidation, null with fixed.
+             * @example 14
+             */
+            validForDays: number | null;
+            /**
+             * @description Default for new licenses. Days after expiry during which IPs and HWIDs already bound still validate (reason GRACE); a value not yet bound is refused (EXPIRED). A revoked license has no grace. null: none.
+             * @example 3
+             */
+            graceDays: number | null;
+            /**
+             * @description The tier: applies live to the product's licenses (not copied). Feature flags: at most 64 keys matching ^[a-z0-9][a-z0-9._-]{0,63}$, each a boolean, an integer or a string of up to 256 characters.
+             * @example {
+             *       "pro": true,
+             *       "seats": 5,
+             *       "tier": "pro"
+             *     }
+             */
+            features: {
+                [key: string]: boolean | number | string;
+            };
+            /** @description Whether validation answers carry `reason` for this product's licenses whose own revealReasons is null (read live) */
+            revealReasons: boolean;
             /** @description When the product was created */
             createdAtEpochMillis: number;
         };
-        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit) does not change existing licenses. */
+        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null (features {}, revealReasons false, expiryBasis fixed). Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit, expiryBasis, validForDays, graceDays) does not change existing licenses; features and revealReasons apply to them live. */
         ProductBody: {
             /** @example Acme Desktop */
             name: string;
@@ -1616,6 +1682,38 @@ export type components = {
              * @example 3
              */
             selfReleaseLimit?: number | null;
+            /**
+             * @description Default for licenses created afterwards (omitted: fixed). fixed: expiresAtEpochMillis as given. creation: a license created without expiresAtEpochMillis expires validForDays after its creation. firstValidation: the clock starts at the first validation that passes every check (expiry = then + validForDays); until then expiresAtEpochMillis and expiryStartedAtEpochMillis are null.
+             * @example firstValidation
+             * @enum {string}
+             */
+            expiryBasis?: "fixed" | "creation" | "firstValidation";
+            /**
+             * @description Default for licenses created afterwards. Length of the license in days: required with expiryBasis creation or firstValidation, null with fixed.
+             * @example 14
+             */
+            validForDays?: number | null;
+            /**
+             * @description Default for licenses created afterwards. Days after expiry during which IPs and HWIDs already bound still validate (reason GRACE); a value not yet bound is refused (EXPIRED). A revoked license has no grace. null: none.
+             * @example 3
+             */
+            graceDays?: number | null;
+            /**
+             * @description The tier (omitted: {}): applies live to the product's licenses. Feature flags: at most 64 keys matching ^[a-z0-9][a-z0-9._-]{0,63}$, each a boolean, an integer or a string of up to 256 characters.
+             * @example {
+             *       "pro": true,
+             *       "seats": 5,
+             *       "tier": "pro"
+             *     }
+             */
+            features?: {
+                [key: string]: boolean | number | string;
+            };
+            /**
+             * @description Validation answers carry `reason` (omitted: false); licenses may override it
+             * @example false
+             */
+            revealReasons?: boolean;
         };
         /** @description A product as a license shows it: its id and name only */
         ProductName: {
@@ -1623,6 +1721,94 @@ export type components = {
             id: string;
             /** @description Display name */
             name: string;
+        };
+        /** @description Any fields of a product; those given are set (null clears), the others are kept. At least one field. */
+        ProductPatch: {
+            /** @example Acme Desktop */
+            name?: string;
+            /**
+             * @description Category, for example `software` or `desktop`
+             * @example software
+             */
+            productType?: string;
+            /** @example The desktop app, one seat */
+            description?: string | null;
+            /**
+             * @description In the account's base currency
+             * @example 19.99
+             */
+            price?: number;
+            /** @example true */
+            requiresLicense?: boolean;
+            /** @example false */
+            isSubscription?: boolean;
+            /**
+             * @description Days per billing cycle; relevant only when isSubscription is true
+             * @example 30
+             */
+            recurringPeriodDays?: number | null;
+            /**
+             * @description Default IP slot limit for licenses of this product; null means unlimited
+             * @example 2
+             */
+            maxIps?: number | null;
+            /**
+             * @description Default HWID slot limit for licenses of this product; null means unlimited
+             * @example 2
+             */
+            maxHwids?: number | null;
+            /**
+             * @description Marketplace resource id the webhook matches against `resource_id`; unique among products (409 otherwise)
+             * @example 12345
+             */
+            marketplaceResourceId?: string | null;
+            /**
+             * @description Polymart product (resource) id the Polymart integration matches against a purchase's `payload.product.id`; unique among products (409 otherwise)
+             * @example 4321
+             */
+            polymartProductId?: string | null;
+            /**
+             * @description Default for licenses created afterwards. Minutes after which an IP or HWID binding that no successful validation has presented may be released to make room for a new one (least recently seen first, only when a validation needs the slot). null: bindings are permanent.
+             * @example 10080
+             */
+            slotTimeoutMinutes?: number | null;
+            /**
+             * @description Default for licenses created afterwards. How many self-service releases (POST /licenses/release that freed something) the license may make in any 30 days. null: self-service release is off.
+             * @example 3
+             */
+            selfReleaseLimit?: number | null;
+            /**
+             * @description Default for licenses created afterwards (omitted: fixed). fixed: expiresAtEpochMillis as given. creation: a license created without expiresAtEpochMillis expires validForDays after its creation. firstValidation: the clock starts at the first validation that passes every check (expiry = then + validForDays); until then expiresAtEpochMillis and expiryStartedAtEpochMillis are null.
+             * @example firstValidation
+             * @enum {string}
+             */
+            expiryBasis?: "fixed" | "creation" | "firstValidation";
+            /**
+             * @description Default for licenses created afterwards. Length of the license in days: required with expiryBasis creation or firstValidation, null with fixed.
+             * @example 14
+             */
+            validForDays?: number | null;
+            /**
+             * @description Default for licenses created afterwards. Days after expiry during which IPs and HWIDs already bound still validate (reason GRACE); a value not yet bound is refused (EXPIRED). A revoked license has no grace. null: none.
+             * @example 3
+             */
+            graceDays?: number | null;
+            /**
+             * @description The tier (omitted: {}): applies live to the product's licenses. Feature flags: at most 64 keys matching ^[a-z0-9][a-z0-9._-]{0,63}$, each a boolean, an integer or a string of up to 256 characters.
+             * @example {
+             *       "pro": true,
+             *       "seats": 5,
+             *       "tier": "pro"
+             *     }
+             */
+            features?: {
+                [key: string]: boolean | number | string;
+            };
+            /**
+             * @description Validation answers carry `reason` (omitted: false); licenses may override it
+             * @example false
+             */
+            revealReasons?: boolean;
         };
         Order: {
             /** @description Order id (UUIDv7) */
@@ -1709,6 +1895,50 @@ export type components = {
             revokedAtEpochMillis: number | null;
             /** @description Why it was revoked (e.g. refund); null when not revoked or not said */
             revokedReason: string | null;
+            /**
+             * @description fixed: expiresAtEpochMillis as given. creation: a license created without expiresAtEpochMillis expires validForDays after its creation. firstValidation: the clock starts at the first validation that passes every check (expiry = then + validForDays); until then expiresAtEpochMillis and expiryStartedAtEpochMillis are null.
+             * @example firstValidation
+             * @enum {string}
+             */
+            expiryBasis: "fixed" | "creation" | "firstValidation";
+            /**
+             * @description Length of the license in days: required with expiryBasis creation or firstValidation, null with fixed.
+             * @example 14
+             */
+            validForDays: number | null;
+            /** @description When the expiry clock started (creation, the first passing validation, or staff setting an expiry); null with expiryBasis fixed, and for a firstValidation license not yet started */
+            expiryStartedAtEpochMillis: number | null;
+            /**
+             * @description Days after expiry during which IPs and HWIDs already bound still validate (reason GRACE); a value not yet bound is refused (EXPIRED). A revoked license has no grace. null: none.
+             * @example 3
+             */
+            graceDays: number | null;
+            /**
+             * @description The license's own overrides (a null value removes the product's key). Feature flags: at most 64 keys matching ^[a-z0-9][a-z0-9._-]{0,63}$, each a boolean, an integer or a string of up to 256 characters. null removes the product's key from effectiveFeatures.
+             * @example {
+             *       "seats": 10,
+             *       "beta": null
+             *     }
+             */
+            features: {
+                [key: string]: boolean | number | string | null;
+            };
+            /**
+             * @description The product's features with the license's merged over them key by key (what receipts and license files carry)
+             * @example {
+             *       "pro": true,
+             *       "seats": 10,
+             *       "tier": "pro"
+             *     }
+             */
+            effectiveFeatures: {
+                [key: string]: boolean | number | string;
+            };
+            /**
+             * @description Whether the validate body carries `reason`; null: the product's setting (read live).
+             * @example true
+             */
+            revealReasons: boolean | null;
             /** @description Self-service releases counted in the last 30 days */
             selfReleasesUsed: number;
             /** @description How many more self-service releases the rolling 30 days allow now; null when self-service release is off */
@@ -1738,10 +1968,10 @@ export type components = {
             /** @description Whether the license validated */
             successful: boolean;
             /**
-             * @description First check that failed, or VALID (UNKNOWN only for failed attempts imported through PUT without a reason)
+             * @description First check that failed, or VALID (GRACE: valid in the grace days; UNKNOWN only for failed attempts imported through PUT without a reason)
              * @enum {string}
              */
-            reason: "VALID" | "PRODUCT_MISMATCH" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "UNKNOWN";
+            reason: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
         };
         CreateLicenseBody: {
             /** @description Id of an existing product */
@@ -1773,6 +2003,37 @@ export type components = {
              * @example 3
              */
             selfReleaseLimit?: number | null;
+            /**
+             * @description Omitted: the product's default (features: {}, revealReasons: null). fixed: expiresAtEpochMillis as given. creation: a license created without expiresAtEpochMillis expires validForDays after its creation. firstValidation: the clock starts at the first validation that passes every check (expiry = then + validForDays); until then expiresAtEpochMillis and expiryStartedAtEpochMillis are null.
+             * @example firstValidation
+             * @enum {string}
+             */
+            expiryBasis?: "fixed" | "creation" | "firstValidation";
+            /**
+             * @description Omitted: the product's default (features: {}, revealReasons: null). Length of the license in days: required with expiryBasis creation or firstValidation, null with fixed.
+             * @example 14
+             */
+            validForDays?: number | null;
+            /**
+             * @description Omitted: the product's default (features: {}, revealReasons: null). Days after expiry during which IPs and HWIDs already bound still validate (reason GRACE); a value not yet bound is refused (EXPIRED). A revoked license has no grace. null: none.
+             * @example 3
+             */
+            graceDays?: number | null;
+            /**
+             * @description Omitted: the product's default (features: {}, revealReasons: null). The license's overrides, merged over the product's. Feature flags: at most 64 keys matching ^[a-z0-9][a-z0-9._-]{0,63}$, each a boolean, an integer or a string of up to 256 characters. null removes the product's key from effectiveFeatures.
+             * @example {
+             *       "seats": 10,
+             *       "beta": null
+             *     }
+             */
+            features?: {
+                [key: string]: boolean | number | string | null;
+            };
+            /**
+             * @description Omitted: the product's default (features: {}, revealReasons: null). Whether the validate body carries `reason`; null: the product's setting (read live).
+             * @example true
+             */
+            revealReasons?: boolean | null;
         };
         UpdateLicenseBody: {
             /** @description Id of an existing product */
@@ -1810,6 +2071,37 @@ export type components = {
              */
             selfReleaseLimit?: number | null;
             /**
+             * @description Omitted: null (expiryBasis fixed, features {}). fixed: expiresAtEpochMillis as given. creation: a license created without expiresAtEpochMillis expires validForDays after its creation. firstValidation: the clock starts at the first validation that passes every check (expiry = then + validForDays); until then expiresAtEpochMillis and expiryStartedAtEpochMillis are null.
+             * @example firstValidation
+             * @enum {string}
+             */
+            expiryBasis?: "fixed" | "creation" | "firstValidation";
+            /**
+             * @description Omitted: null (expiryBasis fixed, features {}). Length of the license in days: required with expiryBasis creation or firstValidation, null with fixed.
+             * @example 14
+             */
+            validForDays?: number | null;
+            /**
+             * @description Omitted: null (expiryBasis fixed, features {}). Days after expiry during which IPs and HWIDs already bound still validate (reason GRACE); a value not yet bound is refused (EXPIRED). A revoked license has no grace. null: none.
+             * @example 3
+             */
+            graceDays?: number | null;
+            /**
+             * @description Omitted: null (expiryBasis fixed, features {}). The license's overrides, merged over the product's. Feature flags: at most 64 keys matching ^[a-z0-9][a-z0-9._-]{0,63}$, each a boolean, an integer or a string of up to 256 characters. null removes the product's key from effectiveFeatures.
+             * @example {
+             *       "seats": 10,
+             *       "beta": null
+             *     }
+             */
+            features?: {
+                [key: string]: boolean | number | string | null;
+            };
+            /**
+             * @description Omitted: null (expiryBasis fixed, features {}). Whether the validate body carries `reason`; null: the product's setting (read live).
+             * @example true
+             */
+            revealReasons?: boolean | null;
+            /**
              * @description The complete list of bound IP addresses (omitted = none); duplicates are dropped
              * @example []
              */
@@ -1829,7 +2121,97 @@ export type components = {
                  * @description Defaults to VALID for successful attempts and UNKNOWN otherwise
                  * @enum {string}
                  */
-                reason?: "VALID" | "PRODUCT_MISMATCH" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "UNKNOWN";
+                reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
+            }[];
+        };
+        /** @description Fields given are set (null clears), the others are kept; `usedIps`, `usedHwids` and `validationAttempts` change only when given. With `version`, a different stored version is 409. At least one field. */
+        PatchLicenseBody: {
+            /** @description Id of an existing product */
+            productId?: string;
+            /** @description Id of an existing customer */
+            customerId?: string;
+            /**
+             * @description The version you read; a different stored version is 409
+             * @example 1
+             */
+            version?: number;
+            /**
+             * @description Epoch millis at which the license stops validating; null means perpetual
+             * @example 1893456000000
+             */
+            expiresAtEpochMillis?: number | null;
+            /**
+             * @description Most IP addresses that may be bound; null means unlimited
+             * @example 3
+             */
+            maxIps?: number | null;
+            /**
+             * @description Most hardware ids that may be bound; null means unlimited
+             * @example 3
+             */
+            maxHwids?: number | null;
+            /**
+             * @description Omitted: null. Minutes after which an IP or HWID binding that no successful validation has presented may be released to make room for a new one (least recently seen first, only when a validation needs the slot). null: bindings are permanent.
+             * @example 10080
+             */
+            slotTimeoutMinutes?: number | null;
+            /**
+             * @description Omitted: null. How many self-service releases (POST /licenses/release that freed something) the license may make in any 30 days. null: self-service release is off.
+             * @example 3
+             */
+            selfReleaseLimit?: number | null;
+            /**
+             * @description Omitted: null (expiryBasis fixed, features {}). fixed: expiresAtEpochMillis as given. creation: a license created without expiresAtEpochMillis expires validForDays after its creation. firstValidation: the clock starts at the first validation that passes every check (expiry = then + validForDays); until then expiresAtEpochMillis and expiryStartedAtEpochMillis are null.
+             * @example firstValidation
+             * @enum {string}
+             */
+            expiryBasis?: "fixed" | "creation" | "firstValidation";
+            /**
+             * @description Omitted: null (expiryBasis fixed, features {}). Length of the license in days: required with expiryBasis creation or firstValidation, null with fixed.
+             * @example 14
+             */
+            validForDays?: number | null;
+            /**
+             * @description Omitted: null (expiryBasis fixed, features {}). Days after expiry during which IPs and HWIDs already bound still validate (reason GRACE); a value not yet bound is refused (EXPIRED). A revoked license has no grace. null: none.
+             * @example 3
+             */
+            graceDays?: number | null;
+            /**
+             * @description Omitted: null (expiryBasis fixed, features {}). The license's overrides, merged over the product's. Feature flags: at most 64 keys matching ^[a-z0-9][a-z0-9._-]{0,63}$, each a boolean, an integer or a string of up to 256 characters. null removes the product's key from effectiveFeatures.
+             * @example {
+             *       "seats": 10,
+             *       "beta": null
+             *     }
+             */
+            features?: {
+                [key: string]: boolean | number | string | null;
+            };
+            /**
+             * @description Omitted: null (expiryBasis fixed, features {}). Whether the validate body carries `reason`; null: the product's setting (read live).
+             * @example true
+             */
+            revealReasons?: boolean | null;
+            /**
+             * @description The complete list of bound IP addresses (omitted = none); duplicates are dropped
+             * @example []
+             */
+            usedIps?: string[];
+            /**
+             * @description The complete list of bound hardware ids (omitted = none); duplicates are dropped
+             * @example []
+             */
+            usedHwids?: string[];
+            /** @description The complete attempt history (omitted = none); only the most recent VALIDATION_HISTORY_MAX are kept */
+            validationAttempts?: {
+                hwid: string;
+                ip: string;
+                timestampEpochMillis: number;
+                successful: boolean;
+                /**
+                 * @description Defaults to VALID for successful attempts and UNKNOWN otherwise
+                 * @enum {string}
+                 */
+                reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
             }[];
         };
         /** @description Optional */
@@ -1879,6 +2261,11 @@ export type components = {
         ValidateResult: {
             /** @description Whether the license may be used */
             valid: boolean;
+            /**
+             * @description Only when the license's revealReasons (or its product's) is true: VALID, GRACE (valid, in the grace days), or the first check that failed. Never for an unknown license.
+             * @enum {string}
+             */
+            reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED";
         };
         /** @description At least one of hwid and ip */
         ReleaseBody: {
@@ -2083,7 +2470,7 @@ export type components = {
              */
             url: string;
             /**
-             * @description Event types to receive, or `["*"]` for all. Known types: apiToken.create, apiToken.revoke, customers.create, customers.update, customers.delete, licenses.create, licenses.update, licenses.delete, licenses.issueFile, licenses.revoke, licenses.reinstate, licenses.slot.release, marketplace.license.create, marketplace.license.reuse, marketplace.license.reject, marketplace.license.revoke, orders.create, orders.update, orders.delete, products.create, products.update, products.delete, registrationKey.generate, registrationKey.revoke, roles.create, roles.update, roles.delete, signingKey.create, signingKey.activate, signingKey.rotate, signingKey.delete, staff.create, staff.delete, staff.setActive, staff.setRoles, staff.changePassword, staff.setPassword, staff.totp.enable, staff.totp.disable, webhookEndpoint.create, webhookEndpoint.update, webhookEndpoint.delete, webhookEndpoint.rotateSecret, webhookEndpoint.disable, licenses.slot.bind, licenses.validate.succeeded, licenses.validate.failed, licenses.expiring.
+             * @description Event types to receive, or `["*"]` for all. Known types: apiToken.create, apiToken.revoke, customers.create, customers.update, customers.delete, licenses.create, licenses.update, licenses.delete, licenses.issueFile, licenses.revoke, licenses.reinstate, licenses.slot.release, licenses.expiry.start, marketplace.license.create, marketplace.license.reuse, marketplace.license.reject, marketplace.license.revoke, orders.create, orders.update, orders.delete, products.create, products.update, products.delete, registrationKey.generate, registrationKey.revoke, roles.create, roles.update, roles.delete, signingKey.create, signingKey.activate, signingKey.rotate, signingKey.delete, staff.create, staff.delete, staff.setActive, staff.setRoles, staff.changePassword, staff.setPassword, staff.totp.enable, staff.totp.disable, webhookEndpoint.create, webhookEndpoint.update, webhookEndpoint.delete, webhookEndpoint.rotateSecret, webhookEndpoint.disable, licenses.slot.bind, licenses.validate.succeeded, licenses.validate.failed, licenses.expiring, licenses.expired.
              * @example [
              *       "licenses.create",
              *       "licenses.revoke",
@@ -2146,9 +2533,11 @@ export type AuditEntry = components['schemas']['AuditEntry'];
 export type Customer = components['schemas']['Customer'];
 export type Socials = components['schemas']['Socials'];
 export type CustomerBody = components['schemas']['CustomerBody'];
+export type CustomerPatch = components['schemas']['CustomerPatch'];
 export type Product = components['schemas']['Product'];
 export type ProductBody = components['schemas']['ProductBody'];
 export type ProductName = components['schemas']['ProductName'];
+export type ProductPatch = components['schemas']['ProductPatch'];
 export type Order = components['schemas']['Order'];
 export type OrderBody = components['schemas']['OrderBody'];
 export type License = components['schemas']['License'];
@@ -2156,6 +2545,7 @@ export type Binding = components['schemas']['Binding'];
 export type ValidationAttempt = components['schemas']['ValidationAttempt'];
 export type CreateLicenseBody = components['schemas']['CreateLicenseBody'];
 export type UpdateLicenseBody = components['schemas']['UpdateLicenseBody'];
+export type PatchLicenseBody = components['schemas']['PatchLicenseBody'];
 export type RevokeBody = components['schemas']['RevokeBody'];
 export type LicenseStats = components['schemas']['LicenseStats'];
 export type HourCount = components['schemas']['HourCount'];
@@ -4770,6 +5160,114 @@ export interface operations {
             };
         };
     };
+    patchCustomersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any fields of a customer; those given are set (socials as a whole, null clears note), the others are kept. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "VIP since 2026"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getProducts: {
         parameters: {
             query?: {
@@ -4873,7 +5371,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit) does not change existing licenses. */
+        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null (features {}, revealReasons false, expiryBasis fixed). Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit, expiryBasis, validForDays, graceDays) does not change existing licenses; features and revealReasons apply to them live. */
         requestBody: {
             content: {
                 /**
@@ -5117,7 +5615,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit) does not change existing licenses. */
+        /** @description A product. On PUT the whole record is replaced: omitted optional fields become null (features {}, revealReasons false, expiryBasis fixed). Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit, expiryBasis, validForDays, graceDays) does not change existing licenses; features and revealReasons apply to them live. */
         requestBody: {
             content: {
                 /**
@@ -5279,6 +5777,114 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchProductsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any fields of a product; those given are set (null clears), the others are kept. At least one field. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "graceDays": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProductPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6169,6 +6775,117 @@ export interface operations {
             };
             /** @description No record with this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchLicensesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Fields given are set (null clears), the others are kept; `usedIps`, `usedHwids` and `validationAttempts` change only when given. With `version`, a different stored version is 409. At least one field. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "graceDays": 3,
+                 *       "features": {
+                 *         "seats": 10
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchLicenseBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["License"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The stored version differs from the one given */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

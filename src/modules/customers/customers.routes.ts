@@ -3,7 +3,7 @@ import { isPaged } from '../../db/list-queries.js';
 import { ListResponse, sendList } from '../../http/list-response.js';
 import { STREAMED_LIST_NOTE, streamList } from '../../http/list-stream.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
-import { CustomerBodySchema, CustomerQuerySchema, CustomerSchema } from './customers.schemas.js';
+import { CustomerBodySchema, CustomerPatchSchema, CustomerQuerySchema, CustomerSchema } from './customers.schemas.js';
 import * as customers from './customers.service.js';
 
 const tags = ['Customers'];
@@ -72,6 +72,23 @@ export const customersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       app.transaction((trx) => customers.updateCustomer(trx, request.actor.username, request.params.id, request.body)),
+  );
+
+  app.patch(
+    '/customers/:id',
+    {
+      config: { permission: 'customers:write' },
+      schema: {
+        tags,
+        summary: 'Update some fields of a customer (the others are kept)',
+        description: 'Fields given are set (`socials` as a whole; null clears `note`); audited as `customers.update`.',
+        params: IdParams,
+        body: CustomerPatchSchema,
+        response: { 200: CustomerSchema, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) => customers.patchCustomer(trx, request.actor.username, request.params.id, request.body)),
   );
 
   app.delete(

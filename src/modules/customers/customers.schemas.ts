@@ -53,6 +53,14 @@ export const CustomerBodySchema = Type.Object(
 );
 export type CustomerBody = Static<typeof CustomerBodySchema>;
 
+/** PATCH: any of the body's fields; those given are set, the others kept. */
+export const CustomerPatchSchema = Type.Partial(CustomerBodySchema, {
+  description: 'Any fields of a customer; those given are set (socials as a whole, null clears note), the others are kept.',
+  minProperties: 1,
+  examples: [{ note: 'VIP since 2026' }],
+});
+export type CustomerPatch = Static<typeof CustomerPatchSchema>;
+
 export const CustomerQuerySchema = Type.Object({
   ...PageQueryProperties,
   ...SortQueryProperties(['createdAt', 'name', 'email']),

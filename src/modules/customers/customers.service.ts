@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids.js';
 import { referencedByMessage } from '../../lib/references.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './customers.repository.js';
-import type { Customer, CustomerBody, CustomerQuery, Socials } from './customers.schemas.js';
+import type { Customer, CustomerBody, CustomerPatch, CustomerQuery, Socials } from './customers.schemas.js';
 
 const toCustomer = (row: CustomersTable): Customer => ({
   id: row.id,
@@ -107,6 +107,12 @@ export async function updateCustomer(trx: Db, actor: string, id: string, body: C
   const customer = await getCustomer(trx, id);
   await recordAudit(trx, actor, 'customers.update', customer);
   return customer;
+}
+
+/** Sets the fields given and keeps the others (PATCH); audited as `customers.update`. */
+export async function patchCustomer(trx: Db, actor: string, id: string, patch: CustomerPatch): Promise<Customer> {
+  const { id: _id, createdAtEpochMillis: _created, ...current } = await getCustomer(trx, id);
+  return updateCustomer(trx, actor, id, { ...current, ...patch } as CustomerBody);
 }
 
 /** Deletes a customer no license or order refers to; the entry holds the record as it was. */

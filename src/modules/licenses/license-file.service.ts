@@ -1,4 +1,5 @@
-// Signed license files for offline use: the license's limits and bindings, valid until a date.
+// Signed license files for offline use: the license's limits, bindings and policy (effective
+// features, grace end, slot timeout), valid until a date.
 import type { Db } from '../../db/database.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { signCompact } from '../signing/jws.js';
@@ -26,6 +27,14 @@ export async function issueLicenseFile(
     maxHwids: license.maxHwids,
     usedIps: license.usedIps,
     usedHwids: license.usedHwids,
+    // License policies: the features to gate offline, when grace ends (null without grace or
+    // expiry; a revoked license has none) and the slot timeout a keep-alive must beat.
+    graceEndsAtEpochMillis:
+      license.expiresAtEpochMillis === null || license.graceDays === null || license.revokedAtEpochMillis !== null
+        ? null
+        : license.expiresAtEpochMillis + license.graceDays * DAY_MS,
+    features: license.effectiveFeatures,
+    slotTimeoutMinutes: license.slotTimeoutMinutes,
     issuedAtEpochMillis,
     validUntilEpochMillis: issuedAtEpochMillis + validForDays * DAY_MS,
   };

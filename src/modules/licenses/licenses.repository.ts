@@ -2,7 +2,7 @@
 // for a whole selection of licenses with one query each, never one license at a time.
 import type { Db } from '../../db/database.js';
 import { afterKey, containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
-import type { LicensesTable, NewValidationAttempt } from '../../db/schema.js';
+import type { LicenseRecord, NewValidationAttempt } from '../../db/schema.js';
 
 export interface LicenseFilter extends Page, Sort {
   id?: string;
@@ -47,11 +47,15 @@ export async function countLicenses(db: Db, filter: LicenseFilter): Promise<numb
   return Number(row.n);
 }
 
-/** A license row with how many self-service releases it made since a moment (the rolling window). */
-export type LicenseRow = LicensesTable & { self_releases_used: number };
+/**
+ * A license row with how many self-service releases it made since a moment (the rolling
+ * window) and its product's features (the tier its effectiveFeatures merge over).
+ */
+export type LicenseRow = LicenseRecord & { self_releases_used: number; product_features: string | null };
 
-export function findLicenseRows(db: Db, filter: LicenseFilter, selfReleasesSince: number): Promise<LicenseRow[]> {
-  return withSort(
+/** The query of findLicenseRows (SQLite's validation batch runs it synchronously). */
+export const licenseRowsQuery = (db: Db, filter: LicenseFilter, selfReleasesSince: number) =>
+  withSort(
     db
       .selectFrom('licenses')
       .selectAll('licenses')
@@ -63,30 +67,36 @@ export function findLicenseRows(db: Db, filter: LicenseFilter, selfReleasesSince
           .where('self_releases.released_at', '>', selfReleasesSince)
           .as('self_releases_used'),
       )
+      .select((eb) => eb.selectFrom('products').select('products.features').whereRef('products.id', '=', 'licenses.product_id').as('product_features'))
       .where('licenses.id', 'in', selectedIds(db, filter)),
     LICENSE_SORT,
     filter,
     'licenses.id',
-  ).execute() as Promise<LicenseRow[]>;
+  );
+
+export function findLicenseRows(db: Db, filter: LicenseFilter, selfReleasesSince: number): Promise<LicenseRow[]> {
+  return licenseRowsQuery(db, filter, selfReleasesSince).execute() as Promise<LicenseRow[]>;
 }
 
-export const ipRowsOf = (db: Db, filter: LicenseFilter) =>
+export const ipRowsQuery = (db: Db, filter: LicenseFilter) =>
   db
     .selectFrom('license_ips')
     .select(['license_id', 'ip', 'first_seen_at', 'last_seen_at'])
     .where('license_id', 'in', selectedIds(db, filter))
     .orderBy('license_id')
-    .orderBy('position')
-    .execute();
+    .orderBy('position');
 
-export const hwidRowsOf = (db: Db, filter: LicenseFilter) =>
+export const hwidRowsQuery = (db: Db, filter: LicenseFilter) =>
   db
     .selectFrom('license_hwids')
     .select(['license_id', 'hwid', 'first_seen_at', 'last_seen_at'])
     .where('license_id', 'in', selectedIds(db, filter))
     .orderBy('license_id')
-    .orderBy('position')
-    .execute();
+    .orderBy('position');
+
+export const ipRowsOf = (db: Db, filter: LicenseFilter) => ipRowsQuery(db, filter).execute();
+
+export const hwidRowsOf = (db: Db, filter: LicenseFilter) => hwidRowsQuery(db, filter).execute();
 
 /** Attempts oldest first (the index on license_id, timestamp, id serves the order). */
 export const attemptRowsOf = (db: Db, filter: LicenseFilter) =>
@@ -101,7 +111,7 @@ export const attemptRowsOf = (db: Db, filter: LicenseFilter) =>
 
 // ---- writes -----------------------------------------------------------------------
 
-export const insertLicense = (trx: Db, row: LicensesTable) => trx.insertInto('licenses').values(row).execute();
+export const insertLicense = (trx: Db, row: LicenseRecord) => trx.insertInto('licenses').values(row).execute();
 
 /** The optimistic-concurrency step: succeeds only when the stored version is `version`. */
 export async function bumpVersion(trx: Db, id: string, version: number): Promise<boolean> {
@@ -114,23 +124,22 @@ export async function bumpVersion(trx: Db, id: string, version: number): Promise
   return result.numUpdatedRows > 0n;
 }
 
-export const updateLicenseFields = (
-  trx: Db,
-  id: string,
-  values: Pick<
-    LicensesTable,
-    | 'product_id'
-    | 'customer_id'
-    | 'expires_at'
-    | 'max_ips'
-    | 'max_hwids'
-    | 'slot_timeout_minutes'
-    | 'self_release_limit'
-    | 'revoked_at'
-    | 'revoked_reason'
-    | 'revoked_previous_expires_at'
-  >,
-) => trx.updateTable('licenses').set(values).where('id', '=', id).execute();
+export const updateLicenseFields = (trx: Db, id: string, values: Partial<Omit<LicenseRecord, 'id' | 'version' | 'created_at'>>) =>
+  trx.updateTable('licenses').set(values).where('id', '=', id).execute();
+
+/** The version step of a PATCH without `version`: bumps whatever is stored. false: no such license. */
+export async function bumpAnyVersion(trx: Db, id: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('licenses')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The stored row (a PATCH merges into it; read after its version step, which locks the row). */
+export const licenseRow = (db: Db, id: string) => db.selectFrom('licenses').selectAll().where('id', '=', id).executeTakeFirst();
+
 
 /** Revokes: the expiry becomes `now` and the one it replaces is kept (read in the same statement, so a racing PUT cannot slip between). Undefined: not found or already revoked. */
 export const revoke = (trx: Db, id: string, now: number, reason: string | null) =>
@@ -139,6 +148,7 @@ export const revoke = (trx: Db, id: string, now: number, reason: string | null) 
     .set((eb) => ({
       revoked_previous_expires_at: eb.ref('expires_at'),
       expires_at: now,
+      expiry_set_at: now,
       revoked_at: now,
       revoked_reason: reason,
       version: eb('version', '+', 1),
@@ -149,11 +159,12 @@ export const revoke = (trx: Db, id: string, now: number, reason: string | null) 
     .executeTakeFirst();
 
 /** Puts the replaced expiry back. Undefined: not found or not revoked. */
-export const reinstate = (trx: Db, id: string) =>
+export const reinstate = (trx: Db, id: string, now = Date.now()) =>
   trx
     .updateTable('licenses')
     .set((eb) => ({
       expires_at: eb.ref('revoked_previous_expires_at'),
+      expiry_set_at: now,
       revoked_at: null,
       revoked_reason: null,
       revoked_previous_expires_at: null,

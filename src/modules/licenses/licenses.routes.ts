@@ -3,7 +3,7 @@ import { isPaged } from '../../db/list-queries.js';
 import { ListResponse, sendList } from '../../http/list-response.js';
 import { STREAMED_LIST_NOTE, streamList } from '../../http/list-stream.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
-import { CreateLicenseBodySchema, LicenseSchema, ListLicensesQuerySchema, RevokeBodySchema, UpdateLicenseBodySchema } from './licenses.schemas.js';
+import { CreateLicenseBodySchema, LicenseSchema, ListLicensesQuerySchema, PatchLicenseBodySchema, RevokeBodySchema, UpdateLicenseBodySchema } from './licenses.schemas.js';
 import * as licenses from './licenses.service.js';
 
 const tags = ['Licenses'];
@@ -68,9 +68,11 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Replace a license (optimistic concurrency on `version`)',
         description:
-          'Omitted `expiresAtEpochMillis`, `maxIps`, `maxHwids` become null; omitted `usedIps`, `usedHwids`, ' +
-          '`validationAttempts` become empty. The lists given replace the stored ones. A `version` other than the ' +
-          'stored one is 409 `Version conflict: expected <stored>, got <given>`; on success the version grows by 1.',
+          'Omitted `expiresAtEpochMillis`, `maxIps`, `maxHwids` (and every policy setting: expiryBasis fixed, features {}) ' +
+          'become null; omitted `usedIps`, `usedHwids`, `validationAttempts` become empty: a PUT without ' +
+          '`validationAttempts` erases the validation history (use PATCH to change some fields). The lists given replace ' +
+          'the stored ones. A `version` other than the stored one is 409 `Version conflict: expected <stored>, got <given>`; ' +
+          'on success the version grows by 1.',
         params: IdParams,
         body: UpdateLicenseBodySchema,
         response: { 200: LicenseSchema, 409: { ...ErrorSchema, description: 'The stored version differs from the one given' } },
@@ -79,6 +81,29 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       app.transaction((trx) =>
         licenses.updateLicense(trx, request.actor.username, request.params.id, request.body, app.config.validationHistoryMax),
+      ),
+  );
+
+  app.patch(
+    '/licenses/:id',
+    {
+      config: { permission: 'licenses:write' },
+      schema: {
+        tags,
+        summary: 'Update some fields of a license (the others, the bindings and the history are kept)',
+        description:
+          'Fields given are set (null clears; `features` replaces the license\'s overrides as a whole); `usedIps`, ' +
+          '`usedHwids` and `validationAttempts` change only when given. `version` is optional: given and different from ' +
+          'the stored one, 409. Setting `expiresAtEpochMillis` ends a revocation and starts a clock not yet started. ' +
+          'The version grows by 1; audited as `licenses.update`.',
+        params: IdParams,
+        body: PatchLicenseBodySchema,
+        response: { 200: LicenseSchema, 409: { ...ErrorSchema, description: 'The stored version differs from the one given' } },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) =>
+        licenses.patchLicense(trx, request.actor.username, request.params.id, request.body, app.config.validationHistoryMax),
       ),
   );
 
@@ -112,7 +137,7 @@ export const licensesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Revoke a license (a refund, a chargeback, abuse)',
         description:
-          'The license expires now: validation answers `{"valid": false}` (reason EXPIRED) from the next request on. ' +
+          'The license expires now: validation answers `{"valid": false}` (reason REVOKED, never grace) from the next request on. ' +
           'The expiry it replaces is kept for a reinstatement; `revokedAtEpochMillis` and `revokedReason` show it; ' +
           'version + 1; audited `licenses.revoke`. A PUT clears the revoked state.',
         params: IdParams,

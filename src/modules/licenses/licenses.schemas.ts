@@ -2,10 +2,36 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
 import { SelfReleaseLimit, SlotTimeoutMinutes } from './slot-settings.js';
+import { EffectiveFeaturesSchema, ExpiryBasisSchema, FeaturesSchema, GraceDaysSchema, ValidForDaysSchema } from './policy-settings.js';
 
-/** Why a validation attempt ended as it did: the first failed check, or VALID. */
-export const REASONS = ['VALID', 'PRODUCT_MISMATCH', 'EXPIRED', 'IP_LIMIT_REACHED', 'HWID_LIMIT_REACHED', 'UNKNOWN'] as const;
+/**
+ * Why a validation attempt ended as it did: the first failed check, or VALID (GRACE: valid
+ * in the grace days after expiry). BLOCKED is the blocklist's (checked before step 1).
+ */
+export const REASONS = [
+  'VALID', 'GRACE', 'PRODUCT_MISMATCH', 'REVOKED', 'EXPIRED', 'IP_LIMIT_REACHED', 'HWID_LIMIT_REACHED', 'BLOCKED', 'UNKNOWN',
+] as const;
 export type Reason = (typeof REASONS)[number];
+/** The reasons of a successful attempt. */
+export const SUCCESS_REASONS: readonly Reason[] = ['VALID', 'GRACE'];
+/** What the validate body's `reason` may say (where revealed). */
+export const ANSWER_REASONS = REASONS.filter((r) => r !== 'UNKNOWN');
+
+const RevealReasons = (scope: string) =>
+  Type.Unsafe<boolean | null>({
+    type: ['boolean', 'null'],
+    description: `${scope}Whether the validate body carries \`reason\`; null: the product's setting (read live).`,
+    examples: [true],
+  });
+
+/** The policy settings a license carries (request bodies). */
+const policyInput = (scope: string) => ({
+  expiryBasis: Type.Optional(ExpiryBasisSchema(scope)),
+  validForDays: Type.Optional(ValidForDaysSchema(scope)),
+  graceDays: Type.Optional(GraceDaysSchema(scope)),
+  features: Type.Optional(FeaturesSchema(`${scope}The license's overrides, merged over the product's. `, true)),
+  revealReasons: Type.Optional(RevealReasons(scope)),
+});
 
 /** Largest value a PostgreSQL `integer` column holds. */
 const MAX_INT = 2_147_483_647;
@@ -28,7 +54,8 @@ export const ValidationAttemptSchema = Type.Object({
   reason: Type.Unsafe<Reason>({
     type: 'string',
     enum: [...REASONS],
-    description: 'First check that failed, or VALID (UNKNOWN only for failed attempts imported through PUT without a reason)',
+    description:
+      'First check that failed, or VALID (GRACE: valid in the grace days; UNKNOWN only for failed attempts imported through PUT without a reason)',
   }),
 });
 export type ValidationAttempt = Static<typeof ValidationAttemptSchema>;
@@ -64,6 +91,16 @@ export const LicenseSchema = Type.Object({
     description: 'When the license was revoked (its expiry was set to that moment); null when not revoked',
   }),
   revokedReason: NullableString({ description: 'Why it was revoked (e.g. refund); null when not revoked or not said' }),
+  expiryBasis: ExpiryBasisSchema(''),
+  validForDays: ValidForDaysSchema(''),
+  expiryStartedAtEpochMillis: NullableInteger({
+    description:
+      'When the expiry clock started (creation, the first passing validation, or staff setting an expiry); null with expiryBasis fixed, and for a firstValidation license not yet started',
+  }),
+  graceDays: GraceDaysSchema(''),
+  features: FeaturesSchema("The license's own overrides (a null value removes the product's key). ", true),
+  effectiveFeatures: EffectiveFeaturesSchema,
+  revealReasons: RevealReasons(''),
   selfReleasesUsed: Type.Integer({ description: 'Self-service releases counted in the last 30 days' }),
   selfReleasesLeft: NullableInteger({
     description: 'How many more self-service releases the rolling 30 days allow now; null when self-service release is off',
@@ -87,6 +124,7 @@ export const CreateLicenseBodySchema = Type.Object({
   maxHwids: Type.Optional(SlotLimit("hardware ids (omitted: the product's default)")),
   slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes("Omitted: the product's default. ")),
   selfReleaseLimit: Type.Optional(SelfReleaseLimit("Omitted: the product's default. ")),
+  ...policyInput("Omitted: the product's default (features: {}, revealReasons: null). "),
 });
 export type CreateLicenseBody = Static<typeof CreateLicenseBodySchema>;
 
@@ -121,6 +159,7 @@ export const UpdateLicenseBodySchema = Type.Object({
   maxHwids: Type.Optional(SlotLimit('hardware ids')),
   slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes('Omitted: null. ')),
   selfReleaseLimit: Type.Optional(SelfReleaseLimit('Omitted: null. ')),
+  ...policyInput('Omitted: null (expiryBasis fixed, features {}). '),
   usedIps: Type.Optional(BoundList('IP addresses')),
   usedHwids: Type.Optional(BoundList('hardware ids')),
   validationAttempts: Type.Optional(
@@ -131,6 +170,16 @@ export const UpdateLicenseBodySchema = Type.Object({
   ),
 });
 export type UpdateLicenseBody = Static<typeof UpdateLicenseBodySchema>;
+
+/** PATCH: any fields of PUT's body; `version` optional (given: a mismatch is 409). */
+export const PatchLicenseBodySchema = Type.Partial(UpdateLicenseBodySchema, {
+  description:
+    'Fields given are set (null clears), the others are kept; `usedIps`, `usedHwids` and `validationAttempts` change only when given. ' +
+    'With `version`, a different stored version is 409. At least one field.',
+  minProperties: 1,
+  examples: [{ graceDays: 3, features: { seats: 10 } }],
+});
+export type PatchLicenseBody = Static<typeof PatchLicenseBodySchema>;
 
 export const ListLicensesQuerySchema = Type.Object({
   customerId: Type.Optional(Type.String({ description: 'Only licenses of this customer' })),
@@ -165,7 +214,18 @@ export const ValidateBodySchema = Type.Object({
 });
 export type ValidateBody = Static<typeof ValidateBodySchema>;
 
-export const ValidateResultSchema = Type.Object({ valid: Type.Boolean({ description: 'Whether the license may be used' }) });
+export const ValidateResultSchema = Type.Object({
+  valid: Type.Boolean({ description: 'Whether the license may be used' }),
+  reason: Type.Optional(
+    Type.Unsafe<Exclude<Reason, 'UNKNOWN'>>({
+      type: 'string',
+      enum: ANSWER_REASONS,
+      description:
+        "Only when the license's revealReasons (or its product's) is true: VALID, GRACE (valid, in the grace days), or the " +
+        'first check that failed. Never for an unknown license.',
+    }),
+  ),
+});
 
 export const LicenseFileBodySchema = Type.Object({
   validForDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'How long the file is valid offline (default 365)' })),

@@ -3,7 +3,7 @@
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import { forEachBatch, isPaged, listKeyOf } from '../../db/list-queries.js';
-import type { LicensesTable, NewValidationAttempt } from '../../db/schema.js';
+import type { LicenseRecord, NewValidationAttempt } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Listed } from '../../http/list-response.js';
 import type { ListWriter } from '../../http/list-stream.js';
@@ -13,8 +13,29 @@ import { recordAudit } from '../audit/audit.service.js';
 import { findCustomer } from '../customers/customers.repository.js';
 import { findProduct } from '../products/products.repository.js';
 import * as repo from './licenses.repository.js';
-import type { AttemptInput, Binding, CreateLicenseBody, License, ListLicensesQuery, Reason, UpdateLicenseBody, ValidationAttempt } from './licenses.schemas.js';
+import {
+  SUCCESS_REASONS,
+  type AttemptInput,
+  type Binding,
+  type CreateLicenseBody,
+  type License,
+  type ListLicensesQuery,
+  type PatchLicenseBody,
+  type Reason,
+  type UpdateLicenseBody,
+  type ValidationAttempt,
+} from './licenses.schemas.js';
 import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
+import {
+  DAY_MS,
+  assertExpiryPolicy,
+  clockStartAfterWrite,
+  mergeFeatures,
+  parseFeatures,
+  storeFeatures,
+  storeFlag,
+  type ExpiryBasis,
+} from './policy-settings.js';
 
 type Children = { ips: Binding[]; hwids: Binding[]; attempts: ValidationAttempt[] };
 
@@ -26,7 +47,7 @@ const binding = (value: string, row: { first_seen_at: number; last_seen_at: numb
   lastSeenAtEpochMillis: Number(row.last_seen_at),
 });
 
-function toLicense(row: LicensesTable, children: Children, selfReleasesUsed = 0): License {
+function toLicense(row: LicenseRecord, children: Children, selfReleasesUsed: number, productFeatures: string | null): License {
   const limit = row.self_release_limit;
   return {
     id: row.id,
@@ -39,6 +60,13 @@ function toLicense(row: LicensesTable, children: Children, selfReleasesUsed = 0)
     usedHwids: children.hwids.map((b) => b.value),
     revokedAtEpochMillis: row.revoked_at === null ? null : Number(row.revoked_at),
     revokedReason: row.revoked_reason,
+    expiryBasis: row.expiry_basis as ExpiryBasis,
+    validForDays: row.valid_for_days,
+    expiryStartedAtEpochMillis: row.expiry_started_at === null ? null : Number(row.expiry_started_at),
+    graceDays: row.grace_days,
+    features: parseFeatures(row.features),
+    effectiveFeatures: mergeFeatures(productFeatures, row.features),
+    revealReasons: row.reveal_reasons === null ? null : row.reveal_reasons === 1,
     slotTimeoutMinutes: row.slot_timeout_minutes,
     selfReleaseLimit: limit,
     bindings: { ips: children.ips, hwids: children.hwids },
@@ -59,12 +87,26 @@ function toLicense(row: LicensesTable, children: Children, selfReleasesUsed = 0)
 async function loadLicenses(db: Db, filter: repo.LicenseFilter, historyMax: number, withHistory = true): Promise<License[]> {
   const rows = await repo.findLicenseRows(db, filter, Date.now() - SELF_RELEASE_WINDOW_MS);
   if (rows.length === 0) return [];
-  const byId = new Map<string, Children>(rows.map((r) => [r.id, noChildren()]));
   const [ips, hwids, attempts] = await Promise.all([
     repo.ipRowsOf(db, filter),
     repo.hwidRowsOf(db, filter),
     withHistory ? repo.attemptRowsOf(db, filter) : [],
   ]);
+  return assembleLicenses(rows, ips, hwids, attempts, historyMax);
+}
+
+type BindingRow = { license_id: string; first_seen_at: number; last_seen_at: number };
+type AttemptRow = { license_id: string; hwid: string; ip: string; timestamp: number; successful: number; reason: string };
+
+/** The licenses as the API answers them, from their rows and their children's rows (in the list's order). */
+export function assembleLicenses(
+  rows: readonly repo.LicenseRow[],
+  ips: readonly (BindingRow & { ip: string })[],
+  hwids: readonly (BindingRow & { hwid: string })[],
+  attempts: readonly AttemptRow[],
+  historyMax: number,
+): License[] {
+  const byId = new Map<string, Children>(rows.map((r) => [r.id, noChildren()]));
   for (const r of ips) byId.get(r.license_id)?.ips.push(binding(r.ip, r));
   for (const r of hwids) byId.get(r.license_id)?.hwids.push(binding(r.hwid, r));
   for (const r of attempts) {
@@ -79,7 +121,7 @@ async function loadLicenses(db: Db, filter: repo.LicenseFilter, historyMax: numb
   return rows.map((row) => {
     const children = byId.get(row.id)!;
     if (historyMax > 0 && children.attempts.length > historyMax) children.attempts = children.attempts.slice(-historyMax);
-    return toLicense(row, children, Number(row.self_releases_used));
+    return toLicense(row, children, Number(row.self_releases_used), row.product_features);
   });
 }
 
@@ -148,11 +190,23 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
   const product = await findProduct(trx, input.productId);
   if (!product) throw badRequest(`Unknown productId: ${input.productId}`);
   if (!(await findCustomer(trx, input.customerId))) throw badRequest(`Unknown customerId: ${input.customerId}`);
-  const row: LicensesTable = {
+  const now = Date.now();
+  // The expiry policy comes from the product unless the body states its own basis.
+  const basis = (input.expiryBasis ?? product.expiry_basis) as ExpiryBasis;
+  const validForDays =
+    input.validForDays !== undefined
+      ? input.validForDays
+      : input.expiryBasis === undefined || input.expiryBasis === product.expiry_basis
+        ? product.valid_for_days
+        : null;
+  assertExpiryPolicy(basis, validForDays);
+  const expiresAt =
+    input.expiresAtEpochMillis !== undefined ? input.expiresAtEpochMillis : basis === 'creation' ? now + validForDays! * DAY_MS : null;
+  const row: LicenseRecord = {
     id: newLicenseKey(),
     product_id: input.productId,
     customer_id: input.customerId,
-    expires_at: input.expiresAtEpochMillis ?? null,
+    expires_at: expiresAt,
     max_ips: input.maxIps === undefined ? product.max_ips : input.maxIps,
     max_hwids: input.maxHwids === undefined ? product.max_hwids : input.maxHwids,
     slot_timeout_minutes: input.slotTimeoutMinutes === undefined ? product.slot_timeout_minutes : input.slotTimeoutMinutes,
@@ -160,11 +214,18 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
     revoked_at: null,
     revoked_reason: null,
     revoked_previous_expires_at: null,
+    expiry_basis: basis,
+    valid_for_days: validForDays,
+    grace_days: input.graceDays === undefined ? product.grace_days : input.graceDays,
+    features: storeFeatures(input.features),
+    reveal_reasons: storeFlag(input.revealReasons),
+    expiry_started_at: clockStartAfterWrite(basis, expiresAt, null, now),
+    expiry_set_at: now,
     version: 1,
-    created_at: Date.now(),
+    created_at: now,
   };
   await withReferenceCheck(() => repo.insertLicense(trx, row));
-  return toLicense(row, noChildren());
+  return toLicense(row, noChildren(), 0, product.features);
 }
 
 /** Issues a license and records `licenses.create` by `actor` (a username) in `trx`. */
@@ -204,7 +265,7 @@ const unique = (values: readonly string[] = []) => [...new Set(values)];
 
 function attemptRows(licenseId: string, attempts: readonly AttemptInput[], historyMax: number): NewValidationAttempt[] {
   attempts.forEach((a, i) => {
-    if (a.reason !== undefined && (a.reason === 'VALID') !== a.successful) {
+    if (a.reason !== undefined && SUCCESS_REASONS.includes(a.reason) !== a.successful) {
       throw badRequest(`validationAttempts.${i}.reason ${a.reason} contradicts successful: ${a.successful}`);
     }
   });
@@ -242,26 +303,97 @@ export async function updateLicense(
     throw conflict(`Version conflict: expected ${stored}, got ${body.version}`);
   }
   await assertReferencesExist(trx, body);
+  const now = Date.now();
+  const basis = body.expiryBasis ?? 'fixed';
+  const validForDays = body.validForDays ?? null;
+  assertExpiryPolicy(basis, validForDays);
+  const expiresAt = body.expiresAtEpochMillis ?? null;
+  const previous = await repo.licenseRow(trx, id);
   await withReferenceCheck(() => repo.updateLicenseFields(trx, id, {
     product_id: body.productId,
     customer_id: body.customerId,
-    expires_at: body.expiresAtEpochMillis ?? null,
+    expires_at: expiresAt,
     max_ips: body.maxIps ?? null,
     max_hwids: body.maxHwids ?? null,
     slot_timeout_minutes: body.slotTimeoutMinutes ?? null,
     self_release_limit: body.selfReleaseLimit ?? null,
+    // A PUT replaces the policy settings too: omitted ones become null (features {}).
+    expiry_basis: basis,
+    valid_for_days: validForDays,
+    grace_days: body.graceDays ?? null,
+    features: storeFeatures(body.features),
+    reveal_reasons: storeFlag(body.revealReasons),
+    expiry_started_at: clockStartAfterWrite(basis, expiresAt, previous?.expiry_started_at ?? null, now),
+    expiry_set_at: now,
     // A PUT states the whole license: it is no longer revoked (its expiry is what it says).
     revoked_at: null,
     revoked_reason: null,
     revoked_previous_expires_at: null,
   }));
-  const now = Date.now();
   await replaceBindings(trx, 'ip', id, unique(body.usedIps), now);
   await replaceBindings(trx, 'hwid', id, unique(body.usedHwids), now);
   await repo.replaceAttempts(trx, id, attemptRows(id, body.validationAttempts ?? [], historyMax));
   const license = await getLicense(trx, id, historyMax);
   await recordAudit(trx, actor, 'licenses.update', auditSnapshot(license));
   return license;
+}
+
+/**
+ * Sets the fields given and keeps the others (DECISIONS.md "License policies"): bound lists
+ * and history change only when given; `version`, when given, must match (409). Setting
+ * `expiresAtEpochMillis` ends a revocation, as a PUT does. Audited and versioned like PUT.
+ */
+export async function patchLicense(trx: Db, actor: string, id: string, body: PatchLicenseBody, historyMax: number): Promise<License> {
+  const bumped = body.version === undefined ? await repo.bumpAnyVersion(trx, id) : await repo.bumpVersion(trx, id, body.version);
+  if (!bumped) {
+    const stored = await repo.storedVersion(trx, id);
+    if (stored === undefined) throw notFound('License not found');
+    throw conflict(`Version conflict: expected ${stored}, got ${body.version}`);
+  }
+  const row = (await repo.licenseRow(trx, id))!;
+  if (body.productId !== undefined || body.customerId !== undefined) {
+    await assertReferencesExist(trx, { productId: body.productId ?? row.product_id, customerId: body.customerId ?? row.customer_id });
+  }
+  const now = Date.now();
+  const values: Parameters<typeof repo.updateLicenseFields>[2] = {};
+  if (body.productId !== undefined) values.product_id = body.productId;
+  if (body.customerId !== undefined) values.customer_id = body.customerId;
+  if (body.maxIps !== undefined) values.max_ips = body.maxIps;
+  if (body.maxHwids !== undefined) values.max_hwids = body.maxHwids;
+  if (body.slotTimeoutMinutes !== undefined) values.slot_timeout_minutes = body.slotTimeoutMinutes;
+  if (body.selfReleaseLimit !== undefined) values.self_release_limit = body.selfReleaseLimit;
+  if (body.graceDays !== undefined) values.grace_days = body.graceDays;
+  if (body.features !== undefined) values.features = storeFeatures(body.features);
+  if (body.revealReasons !== undefined) values.reveal_reasons = storeFlag(body.revealReasons);
+  const basis = body.expiryBasis ?? row.expiry_basis;
+  const validForDays = body.validForDays !== undefined ? body.validForDays : row.valid_for_days;
+  if (body.expiryBasis !== undefined || body.validForDays !== undefined) {
+    assertExpiryPolicy(basis as ExpiryBasis, validForDays);
+    values.expiry_basis = basis;
+    values.valid_for_days = validForDays;
+  }
+  let expiresAt = row.expires_at === null ? null : Number(row.expires_at);
+  if (body.expiresAtEpochMillis !== undefined) {
+    expiresAt = body.expiresAtEpochMillis;
+    Object.assign(values, { expires_at: expiresAt, expiry_set_at: now, revoked_at: null, revoked_reason: null, revoked_previous_expires_at: null });
+  }
+  if (body.expiresAtEpochMillis !== undefined || body.expiryBasis !== undefined) {
+    values.expiry_started_at = clockStartAfterWrite(basis, expiresAt, row.expiry_started_at === null ? null : Number(row.expiry_started_at), now);
+  }
+  if (Object.keys(values).length > 0) await withReferenceCheck(() => repo.updateLicenseFields(trx, id, values));
+  if (body.usedIps !== undefined) await replaceBindings(trx, 'ip', id, unique(body.usedIps), now);
+  if (body.usedHwids !== undefined) await replaceBindings(trx, 'hwid', id, unique(body.usedHwids), now);
+  if (body.validationAttempts !== undefined) await repo.replaceAttempts(trx, id, attemptRows(id, body.validationAttempts, historyMax));
+  const license = await getLicense(trx, id, historyMax);
+  await recordAudit(trx, actor, 'licenses.update', auditSnapshot(license));
+  return license;
+}
+
+/** The license without its history (a snapshot for events): three queries, no attempts read. */
+export async function getLicenseWithoutHistory(db: Db, id: string): Promise<LicenseWithoutHistory> {
+  const [license] = await loadLicenses(db, { id }, 0, false);
+  if (!license) throw notFound('License not found');
+  return withoutHistory(license);
 }
 
 /** A value the PUT keeps keeps its times; one it adds is first and last seen now. */

@@ -27,7 +27,8 @@ describe.each(DIALECTS)('revoke and reinstate (%s)', (dialect) => {
       expect(revoked.json.revokedAtEpochMillis).toBeGreaterThanOrEqual(before);
       expect(revoked.json.expiresAtEpochMillis).toBe(revoked.json.revokedAtEpochMillis);
       expect((await validate(t, args)).json).toEqual({ valid: false });
-      expect((await readLicense(t, license.id)).validationAttempts.at(-1)!.reason).toBe('EXPIRED');
+      // DECISIONS.md "License policies": revocation is its own reason (it was EXPIRED before)
+      expect((await readLicense(t, license.id)).validationAttempts.at(-1)!.reason).toBe('REVOKED');
       expect((await entry('licenses.revoke', license.id))!).toMatchObject({
         performedBy: 'root',
         data: { licenseId: license.id, reason: 'refund', previousExpiresAtEpochMillis: expiry },

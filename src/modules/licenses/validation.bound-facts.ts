@@ -5,13 +5,20 @@
 // the statement's own snapshot: one round trip instead of a read and an insert. Every
 // change of the license row bumps its version (PUT, revoke, reinstate) and a delete removes
 // it; a released binding fails the binding check. So a change committed on any instance
-// before the request arrives is seen by it, as with a read (DECISIONS.md).
+// before the request arrives is seen by it, as with a read (DECISIONS.md). License policies:
+// only a plain VALID decision is remembered (never grace, a pending clock or a revocation,
+// all of which take the full path); starting a clock bumps the version. The product's
+// features and reveal setting apply live, so the recording statement reads them back.
 import type { ValidationRequest } from './validation.types.js';
 
 export interface BoundFacts {
   version: number;
   productId: string;
   expiresAt: number | null;
+  /** The license's own settings a receipt or answer repeats (versioned with the row; the product's come with the insert). */
+  slotTimeoutMinutes: number | null;
+  features: string | null;
+  revealReasons: number | null;
   /** When this instance last knew the IP / HWID seen (for the once-a-second last-seen refresh). */
   ipSeen: number;
   hwidSeen: number;

@@ -1,7 +1,11 @@
 // The validation rule itself, free of storage and HTTP: the four checks of SPEC.md in
 // order, the first failure ending the evaluation with its reason. With a slot timeout
 // (DECISIONS.md "Bindings that heal"), idle bindings count as room: a request that would
-// fail only for lack of a slot passes, and frees just enough of them.
+// fail only for lack of a slot passes, and frees just enough of them. License policies
+// (DECISIONS.md) are facts too: a revoked license is refused as REVOKED before the expiry
+// step; in the grace days after expiry only values already bound pass (GRACE), binding and
+// releasing nothing; a first-validation clock not yet started is started by a request
+// that passes every check.
 import type { Reason } from './licenses.schemas.js';
 
 export type ValidationReason = Exclude<Reason, 'UNKNOWN'>;
@@ -25,6 +29,12 @@ export interface ValidationFacts {
   now: number;
   ip: SlotState;
   hwid: SlotState;
+  /** The license is revoked (its own reason; never grace). */
+  revoked?: boolean;
+  /** End of the grace days after expiry; null/omitted: no grace. */
+  graceEndsAtEpochMillis?: number | null;
+  /** An expiry clock waits for the first validation that passes every check (expiryBasis firstValidation). */
+  clockPending?: boolean;
 }
 
 export interface Decision {
@@ -36,6 +46,8 @@ export interface Decision {
   /** How many idle IP / HWID bindings to free first, least recently seen first (0 unless valid). */
   releaseIps: number;
   releaseHwids: number;
+  /** Start the license's expiry clock now (only when valid and the clock was pending). */
+  startClock?: boolean;
 }
 
 const rejected = (reason: ValidationReason): Decision => ({
@@ -54,12 +66,21 @@ export const shortfall = (slot: Pick<SlotState, 'bound' | 'used' | 'limit'>): nu
 /** A slot admits the request when nothing must go, or enough idle bindings can. */
 const admits = (slot: SlotState): boolean => shortfall(slot) <= slot.idle;
 
+/** Whether the request falls in the grace days: expired, not revoked, before the grace end. */
+export const inGrace = (facts: Pick<ValidationFacts, 'now' | 'revoked' | 'graceEndsAtEpochMillis'>): boolean =>
+  !facts.revoked && facts.graceEndsAtEpochMillis != null && facts.now < facts.graceEndsAtEpochMillis;
+
 export function decideValidation(facts: ValidationFacts): Decision {
   if (facts.licenseProductId !== facts.requestedProductId) return rejected('PRODUCT_MISMATCH');
-  if (facts.expiresAtEpochMillis !== null && facts.now >= facts.expiresAtEpochMillis) return rejected('EXPIRED');
+  if (facts.revoked) return rejected('REVOKED');
+  if (facts.expiresAtEpochMillis !== null && facts.now >= facts.expiresAtEpochMillis) {
+    // In grace only what is bound already passes; a new value is refused as expired, and nothing is freed for it.
+    if (inGrace(facts) && facts.ip.bound && facts.hwid.bound) return { ...rejected('GRACE'), valid: true };
+    return rejected('EXPIRED');
+  }
   if (!admits(facts.ip)) return rejected('IP_LIMIT_REACHED');
   if (!admits(facts.hwid)) return rejected('HWID_LIMIT_REACHED');
-  return {
+  const decision: Decision = {
     valid: true,
     reason: 'VALID',
     bindIp: !facts.ip.bound,
@@ -67,4 +88,6 @@ export function decideValidation(facts: ValidationFacts): Decision {
     releaseIps: shortfall(facts.ip),
     releaseHwids: shortfall(facts.hwid),
   };
+  if (facts.clockPending) decision.startClock = true;
+  return decision;
 }

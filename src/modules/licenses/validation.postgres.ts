@@ -18,12 +18,14 @@ import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { reportSlotRelease, reportValidation } from '../../lib/observe.js';
-import { auditEventWrite, auditRow } from '../audit/audit.service.js';
+import { auditEventWrite, auditRow, auditWrites } from '../audit/audit.service.js';
 import type { OutboundEvent } from '../webhooks/events.js';
 import { enqueue, enqueueManyPostgres } from '../webhooks/outbox.repository.js';
 import type { EventGate } from '../webhooks/subscriptions.js';
 import { SLOT_BIND_EVENT_TYPE, slotBindEvent, validationEvent, validationEventType } from '../webhooks/validation-events.js';
 import { BoundFactsCache, boundKey, decidesValid } from './validation.bound-facts.js';
+import { getLicenseWithoutHistory } from './licenses.service.js';
+import { EXPIRY_START_ACTOR, expiryStartAudit } from './expiry-clock.js';
 import { decideValidation, shortfall, type Decision } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
@@ -34,6 +36,8 @@ import {
   inactiveReleaseAudit,
   isStale,
   mustLookForIdle,
+  outcomeOf,
+  startedExpiry,
   validationFacts,
   type LicenseLimits,
   type SlotKind,
@@ -77,16 +81,16 @@ async function insertBatch(db: Db, batch: Pending<AttemptToRecord, void>[]): Pro
   }
 }
 
-/** Records the batch's attempts that still hold; each learns whether it was recorded. */
-async function recordIfStillBound(db: Db, batch: Pending<repo.GuardedAttempt, boolean>[]): Promise<void> {
+/** Records the batch's attempts that still hold; each learns whether it was recorded (with its product's live settings) or not (null). */
+async function recordIfStillBound(db: Db, batch: Pending<repo.GuardedAttempt, repo.GuardedRecorded | null>[]): Promise<void> {
   try {
     const rows = await repo.insertAttemptsIfStillBound(db, batch.map((p) => p.item));
-    const recorded = new Set(rows.map((r) => boundKey({ licenseId: r.license_id, ip: r.ip, hwid: r.hwid })));
-    for (const p of batch) p.resolve(recorded.has(boundKey(p.item)));
+    const recorded = new Map(rows.map((r) => [boundKey({ licenseId: r.license_id, ip: r.ip, hwid: r.hwid }), r]));
+    for (const p of batch) p.resolve(recorded.get(boundKey(p.item)) ?? null);
   } catch (err) {
     // A license deleted while the statement ran fails it (foreign key): the batch takes the full path.
     if (!isForeignKeyViolation(err)) throw err;
-    for (const p of batch) p.resolve(false);
+    for (const p of batch) p.resolve(null);
   }
 }
 
@@ -122,7 +126,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
   });
 
   const boundFacts = new BoundFactsCache();
-  const guarded = new GroupCommit<repo.GuardedAttempt, boolean>((batch) => recordIfStillBound(db, batch), {
+  const guarded = new GroupCommit<repo.GuardedAttempt, repo.GuardedRecorded | null>((batch) => recordIfStillBound(db, batch), {
     maxBatch: ATTEMPTS_PER_INSERT.postgres,
     maxInFlight: 4,
   });
@@ -140,6 +144,15 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       boundFacts.forget(req);
       return false;
     }
+    req.outcome = {
+      reason: 'VALID',
+      expiresAtEpochMillis: facts.expiresAt,
+      graceEndsAtEpochMillis: null,
+      slotTimeoutMinutes: facts.slotTimeoutMinutes,
+      revealReasons: (facts.revealReasons ?? recorded.product_reveal_reasons) === 1,
+      licenseFeatures: facts.features,
+      productFeatures: recorded.product_features,
+    };
     reportValidation('VALID', true);
     const touch: Promise<unknown>[] = [];
     if (isStale(facts.ipSeen, now)) touch.push(repo.touch(db, 'ip', req.licenseId, req.ip, (facts.ipSeen = now)));
@@ -163,18 +176,24 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       used: Number(used),
       idle: seen.slot_timeout_minutes === null ? 0 : Number(used),
     });
-    const decision = decideValidation(validationFacts(req, now, seen, slot(seen.ip_last_seen, seen.ips_used), slot(seen.hwid_last_seen, seen.hwids_used)));
-    if (decision.bindIp || decision.bindHwid) return 'may bind';
+    const facts = validationFacts(req, now, seen, slot(seen.ip_last_seen, seen.ips_used), slot(seen.hwid_last_seen, seen.hwids_used));
+    const decision = decideValidation(facts);
+    // Binding and starting a clock are writes to the license: both are decided again under its lock.
+    if (decision.bindIp || decision.bindHwid || decision.startClock) return 'may bind';
+    req.outcome = outcomeOf(seen, facts, decision, facts.expiresAtEpochMillis);
     const touch: LockFreeDecision['touch'] = [];
     if (decision.valid) {
       const ipStale = isStale(seen.ip_last_seen!, now);
       const hwidStale = isStale(seen.hwid_last_seen!, now);
       if (ipStale) touch.push({ kind: 'ip', value: req.ip });
       if (hwidStale) touch.push({ kind: 'hwid', value: req.hwid });
-      boundFacts.remember(req, {
+      if (decision.reason === 'VALID') boundFacts.remember(req, {
         version: Number(seen.version),
         productId: seen.product_id,
         expiresAt: seen.expires_at === null ? null : Number(seen.expires_at),
+        slotTimeoutMinutes: seen.slot_timeout_minutes,
+        features: seen.features,
+        revealReasons: seen.reveal_reasons,
         ipSeen: ipStale ? now : Number(seen.ip_last_seen),
         hwidSeen: hwidStale ? now : Number(seen.hwid_last_seen),
       });
@@ -191,8 +210,12 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       req.decidedAtEpochMillis = now;
       const ip = await lookLocked(trx, 'ip', req, license, now);
       const hwid = await lookLocked(trx, 'hwid', req, license, now);
-      const decision = decideValidation(validationFacts(req, now, license, ip, hwid));
+      const facts = validationFacts(req, now, license, ip, hwid);
+      const decision = decideValidation(facts);
       let released = 0;
+      let expiresAt = facts.expiresAtEpochMillis;
+      // Under the row lock no other validation, on any instance, can be starting this clock.
+      const started = decision.startClock === true && (await repo.startClock(trx, req.licenseId, (expiresAt = startedExpiry(license, now)), now));
       if (decision.valid) {
         for (const [kind, look, count] of [['ip', ip, decision.releaseIps], ['hwid', hwid, decision.releaseHwids]] as const) {
           // Under the lock the candidates are exactly what is bound: free them and audit them in one statement.
@@ -207,9 +230,14 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
           } else if (isStale(look.lastSeen!, now)) await repo.touch(trx, kind, req.licenseId, req[kind], now);
         }
       }
+      if (started) {
+        const snapshot = await getLicenseWithoutHistory(trx, req.licenseId);
+        for (const write of auditWrites(trx, auditRow(EXPIRY_START_ACTOR, 'licenses.expiry.start', expiryStartAudit(snapshot), now))) await write.execute();
+      }
       await repo.insertAttempts(trx, [attemptOf(req, now, decision)]);
       const event = validationEventOf(req, now, decision);
       if (event) await enqueue(trx, event);
+      req.outcome = outcomeOf(license, facts, decision, expiresAt);
       return { valid: decision.valid, released };
     });
 

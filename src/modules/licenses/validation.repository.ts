@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.js';
 import { executePrepared } from '../../db/prepared-statements.js';
 import { sql } from 'kysely';
 import type { AuditEntriesTable, NewValidationAttempt } from '../../db/schema.js';
-import type { IdleBinding, SlotKind } from './validation.types.js';
+import type { IdleBinding, LicenseLimits, SlotKind } from './validation.types.js';
 
 const TABLES = {
   ip: { table: 'license_ips', column: 'ip' },
@@ -25,13 +25,8 @@ export interface BindingQuery {
   hwid: string;
 }
 
-export interface LicenseAndBindings {
+export interface LicenseAndBindings extends LicenseLimits {
   version: number;
-  product_id: string;
-  expires_at: number | null;
-  max_ips: number | null;
-  max_hwids: number | null;
-  slot_timeout_minutes: number | null;
   ip_last_seen: number | null;
   hwid_last_seen: number | null;
   ips_used: number;
@@ -45,26 +40,40 @@ export interface LicenseAndBindings {
  */
 export async function readManyLicensesAndBindings(db: Db, queries: readonly BindingQuery[]): Promise<(LicenseAndBindings | undefined)[]> {
   const { rows } = await executePrepared(db, sql<LicenseAndBindings & { i: string }>`
-    SELECT r.i, l.version, l.product_id, l.expires_at, l.max_ips, l.max_hwids, l.slot_timeout_minutes,
+    SELECT r.i, l.version, ${LICENSE_COLUMNS},
       (SELECT last_seen_at FROM license_ips WHERE license_id = r.id AND ip = r.ip) AS ip_last_seen,
       (SELECT last_seen_at FROM license_hwids WHERE license_id = r.id AND hwid = r.hwid) AS hwid_last_seen,
       (SELECT count(*) FROM license_ips WHERE license_id = r.id) AS ips_used,
       (SELECT count(*) FROM license_hwids WHERE license_id = r.id) AS hwids_used
     FROM unnest(${queries.map((q) => q.licenseId)}::text[], ${queries.map((q) => q.ip)}::text[], ${queries.map((q) => q.hwid)}::text[])
       WITH ORDINALITY AS r(id, ip, hwid, i)
-    JOIN licenses l ON l.id = r.id`);
+    JOIN licenses l ON l.id = r.id
+    JOIN products p ON p.id = l.product_id`);
   const answers: (LicenseAndBindings | undefined)[] = queries.map(() => undefined);
   for (const row of rows) answers[Number(row.i) - 1] = row;
   return answers;
 }
 
-export const lockLicense = (trx: Db, id: string) =>
-  trx
-    .selectFrom('licenses')
-    .select(['product_id', 'expires_at', 'max_ips', 'max_hwids', 'slot_timeout_minutes'])
-    .where('id', '=', id)
-    .forNoKeyUpdate()
-    .executeTakeFirst();
+/** The license row as validation reads it (`l`), with its product's live policy settings (`p`). */
+const LICENSE_COLUMNS = sql`l.product_id, l.expires_at, l.max_ips, l.max_hwids, l.slot_timeout_minutes, l.revoked_at, l.expiry_basis,
+  l.valid_for_days, l.grace_days, l.expiry_started_at, l.features, l.reveal_reasons,
+  p.features AS product_features, p.reveal_reasons AS product_reveal_reasons`;
+
+/** Locks the license row (not the product's) and reads it. */
+export async function lockLicense(trx: Db, id: string): Promise<LicenseLimits | undefined> {
+  const { rows } = await sql<LicenseLimits>`
+    SELECT ${LICENSE_COLUMNS} FROM licenses l JOIN products p ON p.id = l.product_id
+    WHERE l.id = ${id} FOR NO KEY UPDATE OF l`.execute(trx);
+  return rows[0];
+}
+
+/** Starts a first-validation clock while it is still unset; false: it had started. */
+export async function startClock(trx: Db, id: string, expiresAt: number, now: number): Promise<boolean> {
+  const result = await sql`
+    UPDATE licenses SET expires_at = ${expiresAt}, expiry_started_at = ${now}, expiry_set_at = ${now}, version = version + 1
+    WHERE id = ${id} AND expires_at IS NULL AND expiry_started_at IS NULL AND revoked_at IS NULL`.execute(trx);
+  return Number(result.numAffectedRows ?? 0) === 1;
+}
 
 export const bind = (trx: Db, kind: SlotKind, licenseId: string, value: string, position: number, now: number) =>
   sql`INSERT INTO ${sql.table(TABLES[kind].table)} (license_id, ${sql.ref(TABLES[kind].column)}, position, first_seen_at, last_seen_at)
@@ -156,25 +165,38 @@ export interface GuardedAttempt {
   timestamp: number;
 }
 
+/** A recorded guarded attempt, with its product's live policy settings (features and reveal are not versioned with the license). */
+export interface GuardedRecorded {
+  license_id: string;
+  ip: string;
+  hwid: string;
+  product_features: string | null;
+  product_reveal_reasons: number;
+}
+
 /**
  * Inserts, in order, the VALID attempts whose license is still at the version they were
  * decided from and still has their IP and HWID bound, in one statement (its snapshot is
- * the check); answers the license, IP and HWID of those it inserted.
+ * the check); answers the license, IP and HWID of those it inserted, with the product's
+ * current features and reveal setting (read in the same snapshot).
  */
-export async function insertAttemptsIfStillBound(db: Db, attempts: readonly GuardedAttempt[]) {
+export async function insertAttemptsIfStillBound(db: Db, attempts: readonly GuardedAttempt[]): Promise<GuardedRecorded[]> {
   const { rows } = await executePrepared(
     db,
-    sql<{ license_id: string; ip: string; hwid: string }>`
-      INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
-      SELECT x.id, x.hwid, x.ip, x.ts, 1, 'VALID'
-      FROM unnest(${attempts.map((a) => a.licenseId)}::text[], ${attempts.map((a) => a.ip)}::text[], ${attempts.map((a) => a.hwid)}::text[],
-                  ${attempts.map((a) => a.version)}::integer[], ${attempts.map((a) => a.timestamp)}::bigint[])
-        WITH ORDINALITY AS x(id, ip, hwid, version, ts, i)
-      JOIN licenses l ON l.id = x.id AND l.version = x.version
-      WHERE EXISTS (SELECT 1 FROM license_ips b WHERE b.license_id = x.id AND b.ip = x.ip)
-        AND EXISTS (SELECT 1 FROM license_hwids b WHERE b.license_id = x.id AND b.hwid = x.hwid)
-      ORDER BY x.i
-      RETURNING license_id, ip, hwid`,
+    sql<GuardedRecorded>`
+      WITH recorded AS (
+        INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
+        SELECT x.id, x.hwid, x.ip, x.ts, 1, 'VALID'
+        FROM unnest(${attempts.map((a) => a.licenseId)}::text[], ${attempts.map((a) => a.ip)}::text[], ${attempts.map((a) => a.hwid)}::text[],
+                    ${attempts.map((a) => a.version)}::integer[], ${attempts.map((a) => a.timestamp)}::bigint[])
+          WITH ORDINALITY AS x(id, ip, hwid, version, ts, i)
+        JOIN licenses l ON l.id = x.id AND l.version = x.version
+        WHERE EXISTS (SELECT 1 FROM license_ips b WHERE b.license_id = x.id AND b.ip = x.ip)
+          AND EXISTS (SELECT 1 FROM license_hwids b WHERE b.license_id = x.id AND b.hwid = x.hwid)
+        ORDER BY x.i
+        RETURNING license_id, ip, hwid)
+      SELECT r.license_id, r.ip, r.hwid, p.features AS product_features, p.reveal_reasons AS product_reveal_reasons
+      FROM recorded r JOIN licenses l ON l.id = r.license_id JOIN products p ON p.id = l.product_id`,
   );
   return rows;
 }

@@ -9,6 +9,7 @@ import { createValidator } from './validation.service.js';
 import type { ValidationRequest } from './validation.types.js';
 import { signCompact } from '../signing/jws.js';
 import { pinnedKids } from '../signing/key-ring.js';
+import { receiptPolicyFields } from './receipt-fields.js';
 
 const RECEIPT_HEADER = 'Validation-Receipt';
 
@@ -31,8 +32,13 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Checks in order: product match, expiry (at or past is expired), IP slot, HWID slot; the first failure ' +
           'answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is ' +
           'recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or ' +
-          'non-string fields are 400. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS ' +
-          '(EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis}, ' +
+          'non-string fields are 400. A revoked license is refused as REVOKED (after the product check, before expiry). In ' +
+          "the license's grace days (graceDays) IPs and HWIDs already bound validate (reason GRACE) and new ones are refused. " +
+          'The first passing validation of a firstValidation license starts its expiry clock. With revealReasons (license, ' +
+          'else product) the body is `{"valid", "reason"}`. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS ' +
+          '(EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis, ' +
+          'expiresAtEpochMillis, graceEndsAtEpochMillis (null unless in grace), features (the effective ones), ' +
+          'slotTimeoutMinutes, and reason where revealed}, ' +
           'verifiable with GET /.well-known/jwks.json. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is ' +
           'signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; ' +
           'a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
@@ -52,14 +58,16 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ip = clientIp(request);
       const decision: ValidationRequest = { licenseId, productId, hwid, ip };
       const valid = await validator.validate(decision);
+      const { outcome } = decision;
       if (nonce !== undefined) {
         const timestampEpochMillis = decision.decidedAtEpochMillis ?? Date.now(); // the time the recorded attempt carries
-        const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis };
+        const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis, ...receiptPolicyFields(outcome) };
         const key = await app.signingKeys.forClient(pinnedKids(request.headers['receipt-key-ids']));
         reply.header(RECEIPT_HEADER, signCompact(key, 'validation-receipt', payload));
         app.signingKeys.signed(key);
       }
-      return { valid };
+      // An unknown license has no setting: its answer stays bare.
+      return outcome?.revealReasons ? { valid, reason: outcome.reason } : { valid };
     },
   );
 

@@ -11,6 +11,7 @@ import type { EventGate } from '../webhooks/subscriptions.js';
 import { SLOT_BIND_EVENT_TYPE, slotBindEvent, validationEvent, validationEventType } from '../webhooks/validation-events.js';
 import { decideValidation, shortfall } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
+import { EXPIRY_START_ACTOR, expiryStartAudit } from './expiry-clock.js';
 import { prepareValidationStatements, type Kind, type ValidationStatements } from './validation.sqlite-statements.js';
 import {
   attemptRow,
@@ -18,6 +19,8 @@ import {
   inactiveReleaseAudit,
   isStale,
   mustLookForIdle,
+  outcomeOf,
+  startedExpiry,
   validationFacts,
   type IdleBinding,
   type LicenseLimits,
@@ -139,7 +142,12 @@ function applyValidation(view: BatchView, req: ValidationRequest, now: number): 
   const { limits } = license;
   const ip = license.ip.look(req.ip, limits.max_ips, limits, now);
   const hwid = license.hwid.look(req.hwid, limits.max_hwids, limits, now);
-  const decision = decideValidation(validationFacts(req, now, limits, ip, hwid));
+  const facts = validationFacts(req, now, limits, ip, hwid);
+  const decision = decideValidation(facts);
+  let expiresAt = facts.expiresAtEpochMillis;
+  // The batch holds the write lock: the clock is started here once; later requests of the batch see it started.
+  const started = decision.startClock === true && view.stmts.startClock(req.licenseId, (expiresAt = startedExpiry(limits, now)), now);
+  if (started) Object.assign(limits, { expires_at: expiresAt, expiry_started_at: now });
   if (decision.valid) {
     releaseIdle(view, license.ip, 'ip', req, ip, decision.releaseIps, now);
     releaseIdle(view, license.hwid, 'hwid', req, hwid, decision.releaseHwids, now);
@@ -152,7 +160,12 @@ function applyValidation(view: BatchView, req: ValidationRequest, now: number): 
       if (view.events.wants(SLOT_BIND_EVENT_TYPE)) view.stmts.event(slotBindEvent(req, kind, now));
     }
   }
+  if (started) {
+    const audit = expiryStartAudit(view.stmts.licenseSnapshot(req.licenseId));
+    view.stmts.audit(auditRow(EXPIRY_START_ACTOR, 'licenses.expiry.start', audit, now), view.events);
+  }
   if (view.events.wants(validationEventType(decision.valid))) view.stmts.event(validationEvent(req, now, decision));
+  req.outcome = outcomeOf(limits, facts, decision, expiresAt);
   return attemptRow(req, now, decision);
 }
 

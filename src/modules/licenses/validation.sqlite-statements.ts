@@ -11,6 +11,9 @@ import type { OutboundEvent } from '../webhooks/events.js';
 import { enqueueQuery } from '../webhooks/outbox.repository.js';
 import type { EventGate } from '../webhooks/subscriptions.js';
 import { deleteAttemptsOlderThan, oldestKeptAttempt } from './validation.repository.js';
+import { hwidRowsQuery, ipRowsQuery, licenseRowsQuery, type LicenseRow } from './licenses.repository.js';
+import { assembleLicenses, withoutHistory, type LicenseWithoutHistory } from './licenses.service.js';
+import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
 import { ATTEMPTS_PER_INSERT, type IdleBinding, type LicenseLimits, type SlotKind, type SlotUsage } from './validation.types.js';
 
 export type Kind = SlotKind;
@@ -29,6 +32,10 @@ function compiledRunner(sqlite: SqliteDatabase.Database) {
       const { stmt, parameters } = statement(query);
       return stmt.get(parameters) as T | undefined;
     },
+    all<T>(query: Compilable<T>): T[] {
+      const { stmt, parameters } = statement(query);
+      return stmt.all(parameters) as T[];
+    },
     run(query: Compilable): void {
       const { stmt, parameters } = statement(query);
       stmt.run(parameters);
@@ -38,8 +45,17 @@ function compiledRunner(sqlite: SqliteDatabase.Database) {
 
 /** `db` is the Kysely over `sqlite`: used only to compile queries, never to run them. */
 export function prepareValidationStatements(db: Db, sqlite: SqliteDatabase.Database) {
+  // The policy settings come with the row, the product's live ones joined to it: no query more per request.
   const license = sqlite.prepare<[string], LicenseLimits>(
-    'SELECT product_id, expires_at, max_ips, max_hwids, slot_timeout_minutes FROM licenses WHERE id = ?',
+    `SELECT l.product_id, l.expires_at, l.max_ips, l.max_hwids, l.slot_timeout_minutes, l.revoked_at, l.expiry_basis,
+       l.valid_for_days, l.grace_days, l.expiry_started_at, l.features, l.reveal_reasons,
+       p.features AS product_features, p.reveal_reasons AS product_reveal_reasons
+     FROM licenses l JOIN products p ON p.id = l.product_id WHERE l.id = ?`,
+  );
+  // Starts a first-validation clock only while it is still unset (DECISIONS.md "License policies").
+  const startClock = sqlite.prepare<[number, number, number, string]>(
+    `UPDATE licenses SET expires_at = ?, expiry_started_at = ?, expiry_set_at = ?, version = version + 1
+     WHERE id = ? AND expires_at IS NULL AND expiry_started_at IS NULL AND revoked_at IS NULL`,
   );
   const perKind = (table: string, column: string) => ({
     lastSeen: sqlite.prepare<[string, string], number>(`SELECT last_seen_at FROM ${table} WHERE license_id = ? AND ${column} = ?`).pluck(),
@@ -75,6 +91,14 @@ export function prepareValidationStatements(db: Db, sqlite: SqliteDatabase.Datab
 
   return {
     license: (id: string): LicenseLimits | undefined => license.get(id),
+    /** Starts the license's expiry clock at `now` (expiring at `expiresAt`); false: it had started already. */
+    startClock: (id: string, expiresAt: number, now: number): boolean => startClock.run(expiresAt, now, now, id).changes === 1,
+    /** The license as the API answers it, without its history, read in the open transaction. */
+    licenseSnapshot: (id: string): LicenseWithoutHistory => {
+      const filter = { id };
+      const [row] = compiled.all(licenseRowsQuery(db, filter, Date.now() - SELF_RELEASE_WINDOW_MS)) as LicenseRow[];
+      return withoutHistory(assembleLicenses([row!], compiled.all(ipRowsQuery(db, filter)), compiled.all(hwidRowsQuery(db, filter)), [], 0)[0]!);
+    },
     /** When the value was last seen; undefined: not bound. */
     lastSeen: (kind: Kind, licenseId: string, value: string): number | undefined => kinds[kind].lastSeen.get(licenseId, value),
     usage: (kind: Kind, licenseId: string): SlotUsage => kinds[kind].usage.get(licenseId)!,

@@ -3,7 +3,8 @@
 // the attempt row they record. Both import from here, never from validation.service.ts,
 // which chooses between them.
 import type { NewValidationAttempt } from '../../db/schema.js';
-import type { Decision, ValidationFacts } from './validation.decision.js';
+import { inGrace, type Decision, type ValidationFacts, type ValidationReason } from './validation.decision.js';
+import { DAY_MS } from './policy-settings.js';
 
 export interface ValidationRequest {
   licenseId: string;
@@ -13,6 +14,22 @@ export interface ValidationRequest {
   ip: string;
   /** Written by the validator: the time its decision used (a signed receipt repeats it). */
   decidedAtEpochMillis?: number;
+  /** Written by the validator for a known license: what the answer and a receipt say beyond `valid`. */
+  outcome?: ValidationOutcome;
+}
+
+/** What a validation of a known license tells beyond `valid` (the body's reason, a receipt's fields). */
+export interface ValidationOutcome {
+  reason: ValidationReason;
+  /** The license's expiry after this validation (a clock it started included). */
+  expiresAtEpochMillis: number | null;
+  /** The end of the grace days when the answer was given in them, else null. */
+  graceEndsAtEpochMillis: number | null;
+  slotTimeoutMinutes: number | null;
+  revealReasons: boolean;
+  /** The features as stored (JSON text): merged only when a receipt needs them. */
+  licenseFeatures: string | null;
+  productFeatures: string | null;
 }
 
 export interface Validator {
@@ -33,6 +50,42 @@ export interface LicenseLimits {
   max_hwids: number | null;
   /** null: bindings are permanent */
   slot_timeout_minutes: number | null;
+  /** License policies, read with the row (the product's live settings joined to it). */
+  revoked_at: number | null;
+  expiry_basis: string;
+  valid_for_days: number | null;
+  grace_days: number | null;
+  expiry_started_at: number | null;
+  features: string | null;
+  reveal_reasons: number | null;
+  product_features: string | null;
+  product_reveal_reasons: number | null;
+}
+
+/** Whether the license waits for its first passing validation to start its expiry clock. */
+export const clockPending = (license: Pick<LicenseLimits, 'expiry_basis' | 'expires_at' | 'expiry_started_at' | 'revoked_at'>): boolean =>
+  license.expiry_basis === 'firstValidation' && license.expires_at === null && license.expiry_started_at === null && license.revoked_at === null;
+
+/** The expiry a clock started at `now` sets. */
+export const startedExpiry = (license: Pick<LicenseLimits, 'valid_for_days'>, now: number): number => now + Number(license.valid_for_days) * DAY_MS;
+
+/** The end of the grace days, or null without grace (or without an expiry). */
+export const graceEnd = (license: Pick<LicenseLimits, 'expires_at' | 'grace_days'>): number | null =>
+  license.expires_at === null || license.grace_days === null ? null : Number(license.expires_at) + license.grace_days * DAY_MS;
+
+/** What the answer to a known license says besides `valid`; `expiresAt` is the expiry after the validation. */
+export function outcomeOf(license: LicenseLimits, facts: ValidationFacts, decision: Decision, expiresAt: number | null): ValidationOutcome {
+  const expired = facts.expiresAtEpochMillis !== null && facts.now >= facts.expiresAtEpochMillis;
+  return {
+    reason: decision.reason,
+    expiresAtEpochMillis: expiresAt,
+    // The license is in its grace days (whether or not this request's values were bound).
+    graceEndsAtEpochMillis: expired && inGrace(facts) ? facts.graceEndsAtEpochMillis ?? null : null,
+    slotTimeoutMinutes: license.slot_timeout_minutes,
+    revealReasons: (license.reveal_reasons ?? license.product_reveal_reasons ?? 0) === 1,
+    licenseFeatures: license.features,
+    productFeatures: license.product_features,
+  };
 }
 
 /** How many IPs (or HWIDs) a license has bound. */
@@ -100,6 +153,9 @@ export function validationFacts(req: ValidationRequest, now: number, license: Li
     now,
     ip: { bound: ip.bound, used: ip.used, limit: license.max_ips, idle: ip.idle ?? 0 },
     hwid: { bound: hwid.bound, used: hwid.used, limit: license.max_hwids, idle: hwid.idle ?? 0 },
+    revoked: license.revoked_at !== null,
+    graceEndsAtEpochMillis: graceEnd(license),
+    clockPending: clockPending(license),
   };
 }
 

@@ -58,6 +58,8 @@ export async function issue(trx: Db, storage: Storage, purchase: Purchase): Prom
   if (found.license) return reuse(trx, purchase, found.license);
   const customer = found.customer ?? (await createCustomer(trx, actor, purchase.newCustomer, auditTag));
 
+  // A product with an expiry policy (creation, firstValidation) sets the expiry itself; a
+  // fixed one keeps SPEC.md's rule: a subscription runs one billing period.
   const expiresAtEpochMillis =
     product.isSubscription && product.recurringPeriodDays ? Date.now() + product.recurringPeriodDays * DAY_MS : null;
   // marketplace.license.create below is this license's audit entry.
@@ -65,7 +67,8 @@ export async function issue(trx: Db, storage: Storage, purchase: Purchase): Prom
     await insertLicense(trx, {
       productId: product.id,
       customerId: customer.id,
-      expiresAtEpochMillis, // limits are left out so they come from the product
+      // limits and policy settings are left out so they come from the product
+      ...(product.expiryBasis === 'fixed' ? { expiresAtEpochMillis } : {}),
     }),
   );
   const order = { customerId: customer.id, productIds: [product.id], totalAmount: product.price, licenseIds: [license.id] };

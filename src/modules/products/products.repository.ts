@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { afterKey, containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
-import type { ProductsTable } from '../../db/schema.js';
+import type { ProductRow } from '../../db/schema.js';
 
-export type ProductValues = Omit<ProductsTable, 'id' | 'created_at'>;
+export type ProductValues = Omit<ProductRow, 'id' | 'created_at'>;
 
 export const findProduct = (db: Db, id: string) =>
   db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
@@ -32,7 +32,7 @@ export const PRODUCT_SORT: SortColumns = {
   recordFields: { createdAt: 'createdAtEpochMillis' },
 };
 
-export const listProducts = (db: Db, filter: ProductFilter): Promise<ProductsTable[]> =>
+export const listProducts = (db: Db, filter: ProductFilter): Promise<ProductRow[]> =>
   withPage(withSort(afterKey(matchingProducts(db, filter), PRODUCT_SORT, filter).selectAll(), PRODUCT_SORT, filter), filter).execute();
 
 /** Every product's id and name, by name: what GET /products/names shows. */
@@ -52,9 +52,9 @@ export async function existingProductIds(db: Db, ids: readonly string[]): Promis
   return new Set(rows.map((r) => r.id));
 }
 
-export const insertProduct = (trx: Db, row: ProductsTable) => trx.insertInto('products').values(row).execute();
+export const insertProduct = (trx: Db, row: ProductRow) => trx.insertInto('products').values(row).execute();
 
-export async function updateProduct(trx: Db, id: string, values: ProductValues): Promise<boolean> {
+export async function updateProduct(trx: Db, id: string, values: Partial<ProductValues>): Promise<boolean> {
   const result = await trx.updateTable('products').set(values).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

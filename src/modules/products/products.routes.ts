@@ -3,7 +3,7 @@ import { isPaged } from '../../db/list-queries.js';
 import { ListResponse, sendList } from '../../http/list-response.js';
 import { STREAMED_LIST_NOTE, streamList } from '../../http/list-stream.js';
 import { ErrorSchema, IdParams, NoContent } from '../../http/schemas.js';
-import { ProductBodySchema, ProductNameSchema, ProductQuerySchema, ProductSchema } from './products.schemas.js';
+import { ProductBodySchema, ProductNameSchema, ProductPatchSchema, ProductQuerySchema, ProductSchema } from './products.schemas.js';
 import * as products from './products.service.js';
 
 const tags = ['Products'];
@@ -91,6 +91,25 @@ export const productsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       app.transaction((trx) => products.updateProduct(trx, request.actor.username, request.params.id, request.body)),
+  );
+
+  app.patch(
+    '/products/:id',
+    {
+      config: { permission: 'products:write' },
+      schema: {
+        tags,
+        summary: 'Update some fields of a product (the others are kept)',
+        description:
+          'Fields given are set (null clears), the others are kept; the result must still be a valid product (for example ' +
+          '`validForDays` with a clock `expiryBasis`). Audited as `products.update`. 409 as for PUT.',
+        params: IdParams,
+        body: ProductPatchSchema,
+        response: { 200: ProductSchema, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (request) =>
+      app.transaction((trx) => products.patchProduct(trx, request.actor.username, request.params.id, request.body)),
   );
 
   app.delete(

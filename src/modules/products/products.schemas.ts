@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { SelfReleaseLimit, SlotTimeoutMinutes } from '../licenses/slot-settings.js';
+import { ExpiryBasisSchema, FeaturesSchema, GraceDaysSchema, ValidForDaysSchema } from '../licenses/policy-settings.js';
 
 /** Largest value a PostgreSQL `integer` column holds. */
 const MAX_INT = 2_147_483_647;
@@ -25,6 +26,13 @@ export const ProductSchema = Type.Object({
   polymartProductId: NullableString({ description: 'Polymart product id the Polymart integration matches; null when unset' }),
   slotTimeoutMinutes: SlotTimeoutMinutes('Default for new licenses. '),
   selfReleaseLimit: SelfReleaseLimit('Default for new licenses. '),
+  expiryBasis: ExpiryBasisSchema('Default for new licenses. '),
+  validForDays: ValidForDaysSchema('Default for new licenses. '),
+  graceDays: GraceDaysSchema('Default for new licenses. '),
+  features: FeaturesSchema("The tier: applies live to the product's licenses (not copied). ", false),
+  revealReasons: Type.Boolean({
+    description: "Whether validation answers carry `reason` for this product's licenses whose own revealReasons is null (read live)",
+  }),
   createdAtEpochMillis: Type.Number({ description: 'When the product was created' }),
 });
 export type Product = Static<typeof ProductSchema>;
@@ -72,15 +80,31 @@ export const ProductBodySchema = Type.Object(
     ),
     slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes('Default for licenses created afterwards. ')),
     selfReleaseLimit: Type.Optional(SelfReleaseLimit('Default for licenses created afterwards. ')),
+    expiryBasis: Type.Optional(ExpiryBasisSchema('Default for licenses created afterwards (omitted: fixed). ')),
+    validForDays: Type.Optional(ValidForDaysSchema('Default for licenses created afterwards. ')),
+    graceDays: Type.Optional(GraceDaysSchema('Default for licenses created afterwards. ')),
+    features: Type.Optional(FeaturesSchema("The tier (omitted: {}): applies live to the product's licenses. ", false)),
+    revealReasons: Type.Optional(
+      Type.Boolean({ description: 'Validation answers carry `reason` (omitted: false); licenses may override it', examples: [false] }),
+    ),
   },
   {
     description:
-      'A product. On PUT the whole record is replaced: omitted optional fields become null. Changing maxIps or ' +
-      'maxHwids (or slotTimeoutMinutes, selfReleaseLimit) does not change existing licenses.',
+      'A product. On PUT the whole record is replaced: omitted optional fields become null (features {}, revealReasons ' +
+      'false, expiryBasis fixed). Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit, expiryBasis, ' +
+      'validForDays, graceDays) does not change existing licenses; features and revealReasons apply to them live.',
     examples: [{ name: 'Acme Desktop', productType: 'software', price: 19.99, requiresLicense: true, isSubscription: false, maxIps: 2, maxHwids: 1 }],
   },
 );
 export type ProductBody = Static<typeof ProductBodySchema>;
+
+/** PATCH: any of the body's fields; those given are set, the others kept. */
+export const ProductPatchSchema = Type.Partial(ProductBodySchema, {
+  description: 'Any fields of a product; those given are set (null clears), the others are kept. At least one field.',
+  minProperties: 1,
+  examples: [{ graceDays: 3 }],
+});
+export type ProductPatch = Static<typeof ProductPatchSchema>;
 
 export const ProductQuerySchema = Type.Object({
   ...PageQueryProperties,

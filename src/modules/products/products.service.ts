@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/storage/errors.js';
 import { forEachBatch, isPaged, listKeyOf } from '../../db/list-queries.js';
-import type { ProductsTable } from '../../db/schema.js';
+import type { ProductRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Listed } from '../../http/list-response.js';
 import type { ListWriter } from '../../http/list-stream.js';
@@ -10,9 +10,10 @@ import { newId } from '../../lib/ids.js';
 import { referencedByMessage } from '../../lib/references.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './products.repository.js';
-import type { Product, ProductBody, ProductName, ProductQuery } from './products.schemas.js';
+import type { Product, ProductBody, ProductName, ProductPatch, ProductQuery } from './products.schemas.js';
+import { assertExpiryPolicy, parseFeatures, storeFeatures, type ExpiryBasis } from '../licenses/policy-settings.js';
 
-const toProduct = (row: ProductsTable): Product => ({
+const toProduct = (row: ProductRow): Product => ({
   id: row.id,
   name: row.name,
   productType: row.product_type,
@@ -27,11 +28,20 @@ const toProduct = (row: ProductsTable): Product => ({
   polymartProductId: row.polymart_product_id,
   slotTimeoutMinutes: row.slot_timeout_minutes,
   selfReleaseLimit: row.self_release_limit,
-  createdAtEpochMillis: row.created_at,
+  expiryBasis: row.expiry_basis as ExpiryBasis,
+  validForDays: row.valid_for_days,
+  graceDays: row.grace_days,
+  features: parseFeatures(row.features) as Product['features'],
+  revealReasons: row.reveal_reasons === 1,
+  createdAtEpochMillis: Number(row.created_at),
 });
 
 /** Full replacement: omitted optional fields become null. */
-const toValues = (body: ProductBody): repo.ProductValues => ({
+const toValues = (body: ProductBody): repo.ProductValues => {
+  const expiryBasis = body.expiryBasis ?? 'fixed';
+  const validForDays = body.validForDays ?? null;
+  assertExpiryPolicy(expiryBasis, validForDays);
+  return {
   name: body.name,
   product_type: body.productType,
   description: body.description ?? null,
@@ -45,7 +55,19 @@ const toValues = (body: ProductBody): repo.ProductValues => ({
   polymart_product_id: body.polymartProductId ?? null,
   slot_timeout_minutes: body.slotTimeoutMinutes ?? null,
   self_release_limit: body.selfReleaseLimit ?? null,
-});
+  expiry_basis: expiryBasis,
+  valid_for_days: validForDays,
+  grace_days: body.graceDays ?? null,
+  features: storeFeatures(body.features),
+  reveal_reasons: body.revealReasons ? 1 : 0,
+  };
+};
+
+/** The product as a full body: what a PATCH merges its fields into. */
+const toBody = (p: Product): ProductBody => {
+  const { id: _id, createdAtEpochMillis: _created, ...body } = p;
+  return body as ProductBody;
+};
 
 /**
  * Runs a write; a marketplaceResourceId or polymartProductId another product holds (also
@@ -104,7 +126,7 @@ export async function findProductByPolymartId(db: Db, polymartId: string): Promi
 }
 
 export async function createProduct(trx: Db, actor: string, body: ProductBody): Promise<Product> {
-  const row: ProductsTable = { id: newId(), ...toValues(body), created_at: Date.now() };
+  const row: ProductRow = { id: newId(), ...toValues(body), created_at: Date.now() };
   await uniqueMarketplaceIds(body, () => repo.insertProduct(trx, row));
   const product = toProduct(row);
   await recordAudit(trx, actor, 'products.create', product);
@@ -119,6 +141,42 @@ export async function updateProduct(trx: Db, actor: string, id: string, body: Pr
   await recordAudit(trx, actor, 'products.update', product);
   return product;
 }
+
+/** Sets the fields given, keeps the others; audited as `products.update`. */
+export async function patchProduct(trx: Db, actor: string, id: string, patch: ProductPatch): Promise<Product> {
+  const merged = { ...toBody(await getProduct(trx, id)), ...patch } as ProductBody;
+  const values = toValues(merged); // checks the merged record as a whole (expiryBasis with validForDays)
+  // Only the columns of the fields given are written: a concurrent PATCH of other fields is not undone.
+  const given = Object.fromEntries(
+    Object.entries(values).filter(([column]) => Object.keys(patch).some((field) => PATCH_COLUMNS[field as keyof ProductBody] === column)),
+  ) as Partial<repo.ProductValues>;
+  await uniqueMarketplaceIds(merged, () => repo.updateProduct(trx, id, given));
+  const product = await getProduct(trx, id);
+  await recordAudit(trx, actor, 'products.update', product);
+  return product;
+}
+
+/** The column each body field is stored in. */
+const PATCH_COLUMNS: Record<keyof ProductBody, keyof repo.ProductValues> = {
+  name: 'name',
+  productType: 'product_type',
+  description: 'description',
+  price: 'price',
+  requiresLicense: 'requires_license',
+  isSubscription: 'is_subscription',
+  recurringPeriodDays: 'recurring_period_days',
+  maxIps: 'max_ips',
+  maxHwids: 'max_hwids',
+  marketplaceResourceId: 'marketplace_resource_id',
+  polymartProductId: 'polymart_product_id',
+  slotTimeoutMinutes: 'slot_timeout_minutes',
+  selfReleaseLimit: 'self_release_limit',
+  expiryBasis: 'expiry_basis',
+  validForDays: 'valid_for_days',
+  graceDays: 'grace_days',
+  features: 'features',
+  revealReasons: 'reveal_reasons',
+};
 
 /** Deletes a product no license or order refers to; the entry holds the record as it was. */
 export async function deleteProduct(trx: Db, actor: string, id: string): Promise<void> {

@@ -9,6 +9,8 @@ import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test
 const OPTIONAL_NULLS = {
   description: null, recurringPeriodDays: null, maxIps: null, maxHwids: null, marketplaceResourceId: null, polymartProductId: null,
   slotTimeoutMinutes: null, selfReleaseLimit: null,
+  // License policies (DECISIONS.md): the defaults that keep SPEC.md's behaviour
+  expiryBasis: 'fixed', validForDays: null, graceDays: null, features: {}, revealReasons: false,
 };
 
 describe.each(DIALECTS)('products (%s)', (dialect) => {

@@ -42,7 +42,11 @@ describe.each(DIALECTS)('signed validation receipts (%s)', (dialect) => {
       expect(res.json).toEqual({ valid });
       const { header, payload } = verifyJws(receiptOf(res)!, jwks);
       expect(header).toEqual({ alg: 'EdDSA', kid: jwks.keys[0].kid, typ: 'validation-receipt' });
-      expect(Object.keys(payload).sort()).toEqual(['hwid', 'ip', 'licenseId', 'nonce', 'productId', 'timestampEpochMillis', 'valid']);
+      // DECISIONS.md "License policies" adds the policy fields (no reason: not revealed)
+      expect(Object.keys(payload).sort()).toEqual([
+        'expiresAtEpochMillis', 'features', 'graceEndsAtEpochMillis', 'hwid', 'ip', 'licenseId', 'nonce', 'productId',
+        'slotTimeoutMinutes', 'timestampEpochMillis', 'valid',
+      ]);
       expect(payload).toMatchObject({ ...body, ip: '127.0.0.3', valid });
       expect(payload.timestampEpochMillis).toBeGreaterThanOrEqual(before);
       expect(payload.timestampEpochMillis).toBeLessThanOrEqual(Date.now());
@@ -160,6 +164,9 @@ describe.each(DIALECTS)('signed validation receipts (%s)', (dialect) => {
       maxHwids: 2,
       usedIps: ['127.0.0.4'],
       usedHwids: ['HW-F'],
+      graceEndsAtEpochMillis: null, // DECISIONS.md "License policies"
+      features: {},
+      slotTimeoutMinutes: null,
       issuedAtEpochMillis: expect.any(Number),
       validUntilEpochMillis: res.json.validUntilEpochMillis,
     });

@@ -4,10 +4,16 @@
 // if it has not expired by then). The notice row and the event commit together, and the
 // notice's key (license, expiry) makes two instances, or two scans, announce it once; a
 // new expiry (a PUT, a renewal) is a new notice.
+// `licenses.expired` (DECISIONS.md "License policies"): once per license and expiry, when the
+// clock passes an expiry that was still ahead when it was set (a license created already
+// expired, moved into the past by staff, or revoked, is not announced). Each instance scans
+// once a minute from a little before its previous scan (and from the start of time once
+// after it starts, so what expired while the service was down is announced at the next
+// start); license_expired_notices makes several instances, or scans, announce it once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../../db/storage/storage.js';
 import { getLicense, withoutHistory } from '../licenses/licenses.service.js';
-import { EXPIRING_EVENT_TYPE } from './event-types.js';
+import { EXPIRED_EVENT_TYPE, EXPIRING_EVENT_TYPE } from './event-types.js';
 import { newEvent } from './events.js';
 import { enqueue } from './outbox.repository.js';
 import type { EventGate } from './subscriptions.js';
@@ -55,9 +61,72 @@ export async function announceExpiring(storage: Storage, now = Date.now()): Prom
 
 class ChangedMeanwhile extends Error {}
 
+/** A scan looks this far behind the previous one: a transaction that set an expiry may commit a little after it. */
+const EXPIRED_SCAN_OVERLAP_MS = 5 * 60_000;
+
+/**
+ * Queues `licenses.expired` for every license whose expiry in (since, now] was passed by
+ * the clock and not yet announced; returns how many it queued.
+ */
+export async function announceExpired(storage: Storage, now = Date.now(), since = Number.MIN_SAFE_INTEGER): Promise<number> {
+  const { db } = storage;
+  let queued = 0;
+  for (;;) {
+    const due = await db
+      .selectFrom('licenses as l')
+      .select(['l.id', 'l.expires_at'])
+      .where('l.expires_at', '<=', now)
+      .where('l.expires_at', '>', since)
+      .where('l.expiry_set_at', 'is not', null)
+      .whereRef('l.expires_at', '>', 'l.expiry_set_at')
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('license_expired_notices as n').select('n.license_id').whereRef('n.license_id', '=', 'l.id').whereRef('n.expires_at', '=', 'l.expires_at'))),
+      )
+      .orderBy('l.expires_at')
+      .limit(PER_SCAN)
+      .execute();
+    for (const { id, expires_at } of due) {
+      const announced = await storage.transaction(async (trx) => {
+        const noticed = await trx
+          .insertInto('license_expired_notices')
+          .values({ license_id: id, expires_at: Number(expires_at) })
+          .onConflict((oc) => oc.doNothing())
+          .returning('license_id')
+          .executeTakeFirst();
+        if (!noticed) return false; // another instance was first
+        const license = withoutHistory(await getLicense(trx, id));
+        if (license.expiresAtEpochMillis !== Number(expires_at)) throw new ChangedMeanwhile();
+        await enqueue(trx, newEvent(EXPIRED_EVENT_TYPE, license, Number(expires_at)));
+        return true;
+      }).catch((err) => {
+        if (err instanceof ChangedMeanwhile || (err as { statusCode?: number }).statusCode === 404) return false;
+        throw err;
+      });
+      if (announced) queued++;
+    }
+    if (due.length < PER_SCAN) return queued;
+  }
+}
+
 export function startExpiryNotices(storage: Storage, gate: EventGate, log: FastifyBaseLogger): () => void {
   let running = false;
+  let expiredRunning = false;
+  let expiredSince = Number.MIN_SAFE_INTEGER; // the first scan after a start looks at every expiry
+  const scanExpired = () => {
+    if (expiredRunning) return;
+    expiredRunning = true;
+    const now = Date.now();
+    announceExpired(storage, now, expiredSince)
+      .then(() => {
+        expiredSince = now - EXPIRED_SCAN_OVERLAP_MS;
+      })
+      .catch((err) => log.warn({ error: (err as Error).message }, 'expired-license events: scan failed; trying again in a minute'))
+      .finally(() => {
+        expiredRunning = false;
+      });
+  };
   const timer = setInterval(() => {
+    scanExpired();
     if (running || !gate.wants(EXPIRING_EVENT_TYPE)) return;
     running = true;
     announceExpiring(storage)
