@@ -120,5 +120,6 @@ export const api = {
   list: apiList,
   post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, { body: body ?? {} }),
   put: <T>(path: string, body: unknown) => apiRequest<T>('PUT', path, { body }),
+  patch: <T>(path: string, body: unknown) => apiRequest<T>('PATCH', path, { body }),
   delete: (path: string) => apiRequest<void>('DELETE', path),
 };

@@ -2,10 +2,11 @@ import { Link } from 'react-router';
 import { SortHeader, type SortControl } from '../../../components/sort-header';
 import { Table } from '../../../components/table';
 import { Time } from '../../../components/time';
-import { formatExpiry, formatLimit } from '../../../lib/format';
+import { formatLimit } from '../../../lib/format';
 import type { License } from '../../../types/api';
 import { licenseStatus } from '../license-stats';
 import { StatusBadge } from './status-badge';
+import { ExpiryText } from './expiry-text';
 
 export interface NameLookup {
   customer: (id: string) => string;
@@ -61,7 +62,7 @@ export function LicensesTable({ licenses, names, sorting }: { licenses: License[
           </td>
           <td className="nowrap">
             {/* The date, exact time on hover: a date-time with seconds pushed "Issued" out of a laptop's view. */}
-            {license.expiresAtEpochMillis === null ? <span title={formatExpiry(null)}>Never</span> : <Time at={license.expiresAtEpochMillis} />}
+            <ExpiryText license={license} />
           </td>
           <td>
             <SlotCount used={license.usedIps.length} limit={license.maxIps} />

@@ -8,7 +8,8 @@ import { reasonLabel } from '../reasons';
 
 const INITIAL_ROWS = 50;
 
-export function ValidationHistory({ attempts }: { attempts: ValidationAttempt[] }) {
+/** `revokedReason`: the license's, for attempts refused as REVOKED. */
+export function ValidationHistory({ attempts, revokedReason }: { attempts: ValidationAttempt[]; revokedReason?: string | null }) {
   const [showAll, setShowAll] = useState(false);
   const ordered = newestFirst(attempts);
   const shown = showAll ? ordered : ordered.slice(0, INITIAL_ROWS);
@@ -36,9 +37,11 @@ export function ValidationHistory({ attempts }: { attempts: ValidationAttempt[] 
               <tr key={`${attempt.timestampEpochMillis}-${index}`} data-testid="validation-attempt">
                 <td className="nowrap">{formatDateTime(attempt.timestampEpochMillis)}</td>
                 <td>
-                  <span className={`badge ${attempt.successful ? 'badge-ok' : 'badge-bad'}`}>{attempt.successful ? 'Accepted' : 'Refused'}</span>
+                  <span className={`badge ${attempt.successful ? 'badge-ok' : 'badge-bad'}`}>
+                    {attempt.successful ? (attempt.reason === 'GRACE' ? 'Accepted (grace)' : 'Accepted') : 'Refused'}
+                  </span>
                 </td>
-                <td>{reasonLabel(attempt.reason, attempt.successful)}</td>
+                <td>{reasonLabel(attempt.reason, attempt.successful, revokedReason)}</td>
                 <td>
                   <code>{attempt.ip}</code>
                 </td>

@@ -8,8 +8,10 @@ import { amount, optionalWholeNumber, required } from '../../../lib/form-checks'
 import { numberInput, optionalInteger, optionalText, requiredNumber } from '../../../lib/form-values';
 import type { Product, ProductInput } from '../../../types/api';
 import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../../licenses/slot-setting-hints';
+import { ExpiryBasisFields, FeaturesEditor, GraceDaysField } from '../../licenses/components/policy-fields';
+import { checkFeatureRows, featureRows, featuresFromRows, type ExpiryBasis, type FeatureRow } from '../../licenses/policy-values';
 
-const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId', 'polymartProductId'] as const;
+const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId', 'polymartProductId', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
 
 export function ProductForm({
   product,
@@ -36,7 +38,13 @@ export function ProductForm({
     selfReleaseLimit: numberInput(product?.selfReleaseLimit),
     marketplaceResourceId: product?.marketplaceResourceId ?? '',
     polymartProductId: product?.polymartProductId ?? '',
+    expiryBasis: (product?.expiryBasis ?? 'fixed') as ExpiryBasis | '',
+    validForDays: numberInput(product?.validForDays),
+    graceDays: numberInput(product?.graceDays),
+    revealReasons: product?.revealReasons ?? false,
   });
+  const [features, setFeatures] = useState<FeatureRow[]>(featureRows(product?.features));
+  const clock = v.expiryBasis === 'creation' || v.expiryBasis === 'firstValidation';
   const errors = useCheckedForm(
     {
       name: v.name,
@@ -50,8 +58,14 @@ export function ProductForm({
       selfReleaseLimit: v.selfReleaseLimit,
       marketplaceResourceId: v.marketplaceResourceId,
       polymartProductId: v.polymartProductId,
+      validForDays: clock ? v.validForDays : '',
+      graceDays: v.graceDays,
+      features: JSON.stringify(features),
     },
     {
+      validForDays: (text) => (clock && text.trim() === '' ? 'Required with this expiry basis.' : optionalWholeNumber(text)),
+      graceDays: optionalWholeNumber,
+      features: () => checkFeatureRows(features),
       name: required,
       productType: required,
       price: amount,
@@ -83,6 +97,11 @@ export function ProductForm({
       selfReleaseLimit: optionalInteger(v.selfReleaseLimit) as number | null,
       marketplaceResourceId: optionalText(v.marketplaceResourceId) ?? null,
       polymartProductId: optionalText(v.polymartProductId) ?? null,
+      expiryBasis: (v.expiryBasis || 'fixed') as ExpiryBasis,
+      validForDays: clock ? (optionalInteger(v.validForDays) as number | null) : null,
+      graceDays: optionalInteger(v.graceDays) as number | null,
+      features: featuresFromRows(features) as Record<string, boolean | number | string>,
+      revealReasons: v.revealReasons,
     });
   };
 
@@ -111,6 +130,34 @@ export function ProductForm({
           <TextField label="Free idle slots after (minutes)" type="number" min={1} step={1} value={v.slotTimeoutMinutes} onChange={text('slotTimeoutMinutes')} error={errors.fields.slotTimeoutMinutes} hint={`${SLOT_TIMEOUT_HINT} New licenses inherit it.`} />
           <TextField label="Self-service releases per 30 days" type="number" min={1} step={1} value={v.selfReleaseLimit} onChange={text('selfReleaseLimit')} error={errors.fields.selfReleaseLimit} hint={`${SELF_RELEASE_HINT} New licenses inherit it.`} />
         </div>
+      </fieldset>
+      <fieldset>
+        <legend>Policy</legend>
+        <p className="field-hint">Defaults for new licenses; features and reasons apply to existing licenses at once.</p>
+        <div className="form-grid">
+          <ExpiryBasisFields
+            basis={v.expiryBasis}
+            days={v.validForDays}
+            onBasis={(expiryBasis) => setV((old) => ({ ...old, expiryBasis }))}
+            onDays={(validForDays) => setV((old) => ({ ...old, validForDays }))}
+            errors={{ expiryBasis: errors.fields.expiryBasis, validForDays: errors.fields.validForDays }}
+          />
+          <GraceDaysField value={v.graceDays} onChange={(graceDays) => setV((old) => ({ ...old, graceDays }))} error={errors.fields.graceDays} />
+        </div>
+        <CheckboxField
+          label="Tell the client why it was refused"
+          checked={v.revealReasons}
+          onChange={(e) => setV((old) => ({ ...old, revealReasons: e.target.checked }))}
+          hint="Validation answers carry a reason (slot full, expired, revoked…); a license may override it."
+        />
+        <FeaturesEditor
+          legend="Features (the tier)"
+          rows={features}
+          onChange={setFeatures}
+          error={errors.fields.features}
+          allowRemove={false}
+          hint="What this product unlocks, e.g. pro: on, seats: 5. Licenses may override single keys."
+        />
       </fieldset>
       <fieldset>
         <legend>Billing</legend>
