@@ -27,6 +27,15 @@ describe.each(DIALECTS)('the HTTP surface (%s)', (dialect) => {
     }
   });
 
+  it("gives the portal a style-src of 'self' only (no 'unsafe-inline', no https:)", async () => {
+    for (const path of ['/portal/', '/portal/customers/some-id']) {
+      const csp = (await t.req('GET', path)).headers['content-security-policy'] as string;
+      const styleSrc = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('style-src '));
+      expect(styleSrc, path).toBe("style-src 'self'");
+      expect(csp, path).toContain("script-src 'self'");
+    }
+  });
+
   it('sends API answers X-Content-Type-Options: nosniff, including errors and the public endpoints', async () => {
     const answers = [
       await t.req('GET', '/healthz'),

@@ -1,6 +1,6 @@
 // buildApp(config): the whole service as one Fastify instance, used by the server
 // entry and by the tests alike, so tests run exactly what production runs.
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerFactory } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -74,11 +74,16 @@ const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export interface BuildOptions {
   /** pino options or false; defaults to config.logLevel in config.logFormat (http/logger.ts). */
   logger?: boolean | object;
+  /** A pino logger made before the app (the server entry logs its wait for the database); replaces `logger`. */
+  loggerInstance?: FastifyBaseLogger;
+  /** Serves the app on a server made before it (the server entry's, listening while the database is awaited). */
+  serverFactory?: FastifyServerFactory;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? loggerOptions(config) }),
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Long ids in paths are still just unknown ids (404), not a 414.

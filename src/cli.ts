@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { backupCommand } from './cli/backup.js';
 import { CliError, UsageError, type Command } from './cli/command.js';
 import { createAdminCommand } from './cli/create-admin.js';
+import { doctorCommand } from './cli/doctor.js';
 import { exportCommand } from './cli/export.js';
 import { importCommand } from './cli/import.js';
 import { migrateCommand } from './cli/migrate.js';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   import: importCommand,
   'reset-password': resetPasswordCommand,
   'create-admin': createAdminCommand,
+  doctor: doctorCommand,
 };
 
 function usage(): string {

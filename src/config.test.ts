@@ -27,6 +27,12 @@ describe('configuration', () => {
     });
   });
 
+  it('reads ROLE_GRANTS: open by default, subset on request, anything else refused naming the key', () => {
+    expect(loadConfig({}).roleGrants).toBe('open');
+    expect(loadConfig({ ROLE_GRANTS: 'subset' }).roleGrants).toBe('subset');
+    expect(() => loadConfig({ ROLE_GRANTS: 'strict' })).toThrow(/ROLE_GRANTS must be open or subset/);
+  });
+
   it('reads the log format and the metrics settings', () => {
     expect(loadConfig({ LOG_FORMAT: 'json', METRICS_TOKEN: 'a-token-of-16-bytes', METRICS_PORT: '9464' })).toMatchObject({
       logFormat: 'json',

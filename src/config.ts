@@ -30,6 +30,8 @@ export interface Config {
   logLevel: string;
   /** How long SQLite waits for another connection's write lock before the request fails with 503. */
   sqliteBusyTimeoutMs: number;
+  /** How long the start waits for an unreachable PostgreSQL (answering 503 meanwhile) before exiting. */
+  databaseWaitSeconds: number;
   /** pretty: readable lines; json: one JSON object per line; null: pretty when stdout is a terminal. */
   logFormat: 'pretty' | 'json' | null;
   /** Bearer token that opens GET /metrics on the main port; null keeps it closed there. */
@@ -40,6 +42,11 @@ export interface Config {
   webhookRetryScheduleSeconds: number[];
   /** Lets webhook endpoints target loopback and private networks (tests, a receiver on the same host). */
   webhookAllowPrivateNetworks: boolean;
+  /**
+   * open (SPEC.md): roles:write defines any role and staff:manage assigns any role to others.
+   * subset: a caller other than the Master Admin grants only permissions it holds itself.
+   */
+  roleGrants: 'open' | 'subset';
 }
 
 export class ConfigError extends Error {}
@@ -67,11 +74,13 @@ const KEYS = {
   masterAdminEmail: ['MASTER_ADMIN_EMAIL', 'masterAdmin.email'],
   logLevel: ['LOG_LEVEL', 'log.level'],
   sqliteBusyTimeoutMs: ['SQLITE_BUSY_TIMEOUT_MS', 'database.sqliteBusyTimeoutMs'],
+  databaseWaitSeconds: ['DATABASE_WAIT_SECONDS', 'database.waitSeconds'],
   logFormat: ['LOG_FORMAT', 'log.format'],
   metricsToken: ['METRICS_TOKEN', 'metrics.token'],
   metricsPort: ['METRICS_PORT', 'metrics.port'],
   webhookRetryScheduleSeconds: ['WEBHOOK_RETRY_SCHEDULE_SECONDS', 'webhooks.retryScheduleSeconds'],
   webhookAllowPrivateNetworks: ['WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'webhooks.allowPrivateNetworks'],
+  roleGrants: ['ROLE_GRANTS', 'auth.roleGrants'],
 } as const;
 
 type Key = keyof typeof KEYS;
@@ -177,6 +186,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`${raw('masterAdminPassword').name} must be at least 8 characters`);
   }
 
+  const roleGrants = str('roleGrants') ?? 'open';
+  if (roleGrants !== 'open' && roleGrants !== 'subset') {
+    throw new ConfigError(`${raw('roleGrants').name} must be open or subset, got ${JSON.stringify(roleGrants)}`);
+  }
+
   const retrySchedule = raw('webhookRetryScheduleSeconds');
   const webhookRetryScheduleSeconds = parseRetrySchedule(retrySchedule.value, retrySchedule.name);
   const allowPrivate = raw('webhookAllowPrivateNetworks');
@@ -203,11 +217,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     logLevel,
     sqliteBusyTimeoutMs: int('sqliteBusyTimeoutMs', 5000, 0, 600_000),
+    databaseWaitSeconds: int('databaseWaitSeconds', 120, 0, 86_400),
     logFormat,
     metricsToken,
     metricsPort: metricsPort === 0 ? null : metricsPort,
     webhookRetryScheduleSeconds,
     webhookAllowPrivateNetworks,
+    roleGrants,
   };
 }
 

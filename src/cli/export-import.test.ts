@@ -12,7 +12,7 @@ import { createOrder, createRole, generateKey, staffWith, newLicense, createProd
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import { base32Decode, codeForStep, stepAt } from '../modules/two-factor/totp.js';
 import { DERIVED_TABLES, TABLES } from './tables.js';
-import { announceExpiring } from '../modules/webhooks/expiry-notices.js';
+import { announceExpired, announceExpiring } from '../modules/webhooks/expiry-notices.js';
 import { startReceiver } from '../../test/helpers/webhook-receiver.js';
 import { polymartSignature } from '../modules/marketplace/polymart.signature.js';
 
@@ -108,6 +108,10 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     await receiver.waitFor(2);
     await t.app.webhookWorker.stop(); // the log is complete and stays as exported
     await receiver.close();
+    // License policies: a license the clock expired, announced once (license_expired_notices).
+    const lapsing = await newLicense(t, { productId: product.id, expiresAtEpochMillis: Date.now() + 2000 });
+    await new Promise((resolve) => setTimeout(resolve, lapsing.expiresAtEpochMillis! - Date.now() + 20));
+    expect(await announceExpired(t.app.storage)).toBe(1);
     const sourceLicense = (await t.admin('GET', `/licenses/${license.id}`)).json;
 
     const first = join(dir, `${dialect}-1.jsonl`);

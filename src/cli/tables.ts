@@ -34,6 +34,7 @@ export const TABLES: TableSpec[] = [
   { name: 'webhook_outbox', orderBy: ['id'] }, // pending events survive a move
   { name: 'webhook_deliveries', orderBy: ['id'] },
   { name: 'license_expiry_notices', orderBy: ['license_id', 'expires_at'] },
+  { name: 'license_expired_notices', orderBy: ['license_id', 'expires_at'] }, // licenses.expired sent once, also after a move
   { name: 'polymart_nonces', orderBy: ['nonce'] }, // redelivered Polymart webhooks stay answered as before
 ];
 

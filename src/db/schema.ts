@@ -22,6 +22,8 @@ export interface StaffTable {
   totp_enabled?: number;
   /** Last accepted TOTP time step: a code is accepted once (no replay). */
   totp_last_step?: number | null;
+  /** NFKC + case-folded username (unique); NULL only for accounts that clashed before it existed. */
+  username_key?: string | null;
 }
 
 export interface ApiTokensTable {
@@ -74,6 +76,8 @@ export interface RegistrationKeysTable {
   created_by: string;
   used_at: number | null;
   used_by: string | null;
+  /** JSON array of the role ids a registration with this key may take; NULL: any (SPEC.md). */
+  role_ids?: string | null;
 }
 
 export interface AuditEntriesTable {

@@ -19,11 +19,14 @@ export const MASTER_ADMIN = 'masterAdmin';
  * must not be able to mint tokens or change the account's password or two-factor.
  */
 export const SIGNED_IN = 'signedIn';
+export const API_TOKEN_REFUSED = 'API tokens cannot manage accounts or tokens; sign in with a password';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Permission the caller must hold; MASTER_ADMIN for Master Admin only routes. */
     permission?: string;
+    /** Refuse API tokens even when they hold the permission (password and token routes). */
+    refuseApiTokens?: boolean;
   }
   interface FastifyRequest {
     /** The authenticated caller; set on every route that declares a permission. */
@@ -100,18 +103,18 @@ export function registerAuthentication(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const permission = route.config?.permission;
     if (permission === undefined) return;
+    const refuseApiTokens = permission === SIGNED_IN || route.config?.refuseApiTokens === true;
     for (const method of [route.method].flat()) protectedRoutes.push({ method, url: route.url, permission });
     const check: onRequestAsyncHookHandler = async (request) => {
       const actor = await authenticate(app, request);
-      if (permission === SIGNED_IN) {
-        if (actor.credential?.kind === 'apiToken') {
-          throw new HttpError(403, 'API tokens cannot manage accounts or tokens; sign in with a password');
-        }
-      } else if (permission === MASTER_ADMIN) {
+      if (permission === MASTER_ADMIN) {
         if (!actor.isMasterAdmin) throw new HttpError(403, 'Master Admin only');
-      } else if (!hasPermission(actor, permission)) {
+      } else if (permission !== SIGNED_IN && !hasPermission(actor, permission)) {
         throw new HttpError(403, `Missing permission: ${permission}`);
       }
+      // A leaked token must not take over its account (nor the Master Admin's): passwords,
+      // second factors and new tokens need a password sign-in.
+      if (refuseApiTokens && actor.credential?.kind === 'apiToken') throw new HttpError(403, API_TOKEN_REFUSED);
       request.actor = actor;
     };
     // First, before any hook the route brings itself.
@@ -122,9 +125,8 @@ export function registerAuthentication(app: FastifyInstance): void {
     const requirement =
       permission === SIGNED_IN
         ? 'Any signed-in account (login token or Basic; not an API token)'
-        : permission === MASTER_ADMIN
-          ? 'Master Admin only'
-          : `Requires permission \`${permission}\``;
+        : (permission === MASTER_ADMIN ? 'Master Admin only' : `Requires permission \`${permission}\``) +
+          (refuseApiTokens ? ' (login token or Basic; not an API token)' : '');
     // GET routes share their schema object with the HEAD route Fastify adds: note it once.
     if (route.schema.description?.includes(requirement)) return;
     Object.assign(route.schema, {

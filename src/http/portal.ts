@@ -8,7 +8,7 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { documentSecurityHeaders } from './security-headers.js';
+import { portalSecurityHeaders } from './security-headers.js';
 
 const PORTAL_PREFIX = '/portal';
 /** portal/dist, both from src/http (tsx, tests) and dist/http (compiled). */
@@ -26,7 +26,7 @@ export async function registerPortal(app: FastifyInstance, root: string = DEFAUL
 
   await app.register(
     async (scope) => {
-      scope.addHook('onRequest', documentSecurityHeaders);
+      scope.addHook('onRequest', portalSecurityHeaders);
       await scope.register(fastifyStatic, {
         root,
         prefix: '/',

@@ -24,9 +24,23 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
 // Plain-HTTP deployments must keep working, so the CSP does not ask browsers to upgrade requests to HTTPS.
 const DOCUMENT_HEADERS = helmetHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
 
+// The portal loads its styles from its own files only and sets element styles through the
+// DOM (React's style prop), which CSP does not govern: no 'unsafe-inline' and no https:
+// in style-src, so an injected <style> or style attribute cannot restyle the admin pages.
+// /docs keeps helmet's default: Swagger UI is not ours to vouch for.
+const PORTAL_HEADERS = helmetHeaders({
+  contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, styleSrc: ["'self'"] } },
+});
+
 /** onRequest hook for the scopes that serve browser pages (portal, API docs). */
 export const documentSecurityHeaders: onRequestHookHandler = (_request, reply, done) => {
   reply.headers(DOCUMENT_HEADERS);
+  done();
+};
+
+/** onRequest hook of the portal: the document headers with the stricter style-src. */
+export const portalSecurityHeaders: onRequestHookHandler = (_request, reply, done) => {
+  reply.headers(PORTAL_HEADERS);
   done();
 };
 

@@ -90,7 +90,7 @@ export type paths = {
         put?: never;
         /**
          * Register a staff account with a single-use registration key
-         * @description Checks in order: missing fields 400; unknown key 403 `Invalid registration key`; used key 403 `This registration key has already been used`; password under 8 characters 400; username taken 409; unknown roleIds 400. A failed registration leaves the key unused.
+         * @description Checks in order: missing fields 400; unknown key 403 `Invalid registration key`; used key 403 `This registration key has already been used`; password under 8 characters 400; username taken 409; unknown roleIds 400; then, for a key made with `roleIds`, a role it does not grant 403 `The registration key does not grant role <id>`. A failed registration leaves the key unused. The username is unique after NFKC normalisation and case folding (409) and may not contain control, format, whitespace or invisible characters, nor mix Latin, Cyrillic, Greek, Armenian or Cherokee letters (400 naming `username`).
          */
         post: operations["postStaffRegister"];
         delete?: never;
@@ -153,7 +153,9 @@ export type paths = {
         get?: never;
         /**
          * Replace an account's roles
-         * @description Requires permission `staff:manage`
+         * @description Nobody changes their own roles: 403 `You cannot change your own privileges` (the Master Admin: 403 `The Master Admin account cannot be changed`). With `ROLE_GRANTS=subset`, a caller other than the Master Admin assigns only roles whose permissions it holds: 403 `Cannot grant permissions you do not hold: <list>`.
+         *
+         *     Requires permission `staff:manage`
          */
         put: operations["putStaffByIdRoles"];
         post?: never;
@@ -213,7 +215,7 @@ export type paths = {
         get?: never;
         /**
          * Change your password; every login token issued before it stops working
-         * @description newPassword under 8 characters: 400. Wrong currentPassword: 403 `Current password is wrong`. API tokens keep working (revoke them separately). Audited as `staff.changePassword` (no password in the data).
+         * @description newPassword under 8 characters: 400. Wrong currentPassword: 403 `Current password is wrong`; wrong answers count toward the login limit (10 in 15 minutes per client IP and per account, then 429). API tokens keep working (revoke them separately). Audited as `staff.changePassword` (no password in the data).
          *
          *     Any signed-in account (login token or Basic; not an API token)
          */
@@ -235,9 +237,9 @@ export type paths = {
         get?: never;
         /**
          * Set another account's password (ends its login tokens)
-         * @description Audited as `staff.setPassword` (no password in the data).
+         * @description Not the Master Admin's own password (403: it is changed with the current password at PUT /staff/me/password, or with the reset-password CLI). API tokens are refused (403). Audited as `staff.setPassword` (no password in the data).
          *
-         *     Master Admin only
+         *     Master Admin only (login token or Basic; not an API token)
          */
         put: operations["putStaffByIdPassword"];
         post?: never;
@@ -265,7 +267,7 @@ export type paths = {
         post: operations["postStaffMeTotp"];
         /**
          * Disable two-factor sign-in (needs your password)
-         * @description Wrong password: 403. Not enabled: 409. Audited as `staff.totp.disable`.
+         * @description Wrong password: 403, counted toward the login limit (10 in 15 minutes per client IP and per account, then 429). Not enabled: 409. Audited as `staff.totp.disable`.
          *
          *     Any signed-in account (login token or Basic; not an API token)
          */
@@ -360,7 +362,7 @@ export type paths = {
         put?: never;
         /**
          * Generate a single-use registration key
-         * @description The `key` is returned only here; store it or hand it over now.
+         * @description The `key` is returned only here; store it or hand it over now. With `roleIds`, a registration using the key may ask only for those roles (403 `The registration key does not grant role <id>` otherwise); unknown roleIds: 400.
          *
          *     Master Admin only
          */
@@ -408,7 +410,9 @@ export type paths = {
         put?: never;
         /**
          * Create a role
-         * @description Requires permission `roles:write`
+         * @description With `ROLE_GRANTS=subset`, a caller other than the Master Admin may give the role only permissions it holds: 403 `Cannot grant permissions you do not hold: <list>` otherwise.
+         *
+         *     Requires permission `roles:write`
          */
         post: operations["postRoles"];
         delete?: never;
@@ -431,7 +435,9 @@ export type paths = {
         get: operations["getRolesById"];
         /**
          * Replace a role (its permissions take effect on the next request of every holder)
-         * @description Requires permission `roles:write`
+         * @description Nobody but the Master Admin changes a role they hold: 403 `You cannot change your own privileges`. With `ROLE_GRANTS=subset`, the new permissions must all be held by the caller: 403 `Cannot grant permissions you do not hold: <list>` otherwise.
+         *
+         *     Requires permission `roles:write`
          */
         put: operations["putRolesById"];
         post?: never;
@@ -1440,6 +1446,11 @@ export type components = {
              * @example for Jane (support)
              */
             note?: string;
+            /**
+             * @description The roles this key grants: a registration with it may ask only for these (403 otherwise). Omitted: any role.
+             * @example []
+             */
+            roleIds?: string[];
         };
         RegistrationKey: {
             /** @description Record id (UUIDv7) */
@@ -1452,6 +1463,8 @@ export type components = {
             createdBy: string;
             usedAtEpochMillis: number | null;
             usedBy: string | null;
+            /** @description The roles a registration with this key may take (a subset of them); absent: any role, as SPEC.md says */
+            roleIds?: string[];
         };
         Role: {
             /** @description Role id (UUIDv7) */
@@ -2788,7 +2801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The registration key is unknown or already used */
+            /** @description The registration key is unknown or already used, or does not grant a requested role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,7 +3101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Lacks the required permission */
+            /** @description Lacks `staff:manage`, targets its own account or the Master Admin, or (subset mode) assigns a permission it does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3410,7 +3423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Lacks the required permission */
+            /** @description Not the Master Admin, an API token, or the target is the Master Admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4223,7 +4236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Lacks the required permission */
+            /** @description Lacks `roles:write`, or (subset mode) grants a permission the caller does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4387,7 +4400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Lacks the required permission */
+            /** @description Lacks `roles:write`, holds this role itself, or (subset mode) grants a permission it does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -15,6 +15,7 @@ import * as outboundWebhooks from './2026_11_27_0050_outbound_webhooks.js';
 import * as polymart from './2026_11_28_0060_polymart.js';
 import * as validationCountsSharded from './2026_11_28_0070_validation_counts_sharded.js';
 import * as webhookSecretOverlap from './2026_11_28_0080_webhook_secret_overlap.js';
+import * as privilegeBoundaries from './2026_11_29_0100_privilege_boundaries.js';
 import * as licensePolicies from './2026_11_29_0200_license_policies.js';
 import * as signingKeyLastSigned from './2026_11_29_0300_signing_key_last_signed.js';
 
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0060_polymart': polymart,
   '2026_11_28_0070_validation_counts_sharded': validationCountsSharded,
   '2026_11_28_0080_webhook_secret_overlap': webhookSecretOverlap,
+  '2026_11_29_0100_privilege_boundaries': privilegeBoundaries,
   '2026_11_29_0200_license_policies': licensePolicies,
   '2026_11_29_0300_signing_key_last_signed': signingKeyLastSigned,
 };

@@ -65,7 +65,7 @@ describe.each(DIALECTS)('license policies on two instances (%s)', (dialect) => {
     const endpoint = await a.admin('POST', '/webhook-endpoints', { body: { url: 'http://127.0.0.1:9/hook', events: ['licenses.expired'] } });
     expect(endpoint.status, endpoint.text).toBe(201);
     const product = await createProduct(a, { graceDays: 1 });
-    const lapsing = await newLicense(a, { productId: product.id, expiresAtEpochMillis: Date.now() + 300 });
+    const lapsing = await newLicense(a, { productId: product.id, expiresAtEpochMillis: Date.now() + 2000 });
     const alreadyPast = await newLicense(a, { productId: product.id, expiresAtEpochMillis: Date.now() - 1000 });
     const revoked = await newLicense(a, { productId: product.id, expiresAtEpochMillis: Date.now() + DAY });
     expect((await a.admin('POST', `/licenses/${revoked.id}/revoke`)).status).toBe(200);

@@ -7,15 +7,21 @@ import { decodePayload, verifyJws } from '../../../test/helpers/jws.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 const DAY = 86_400_000;
+const METRICS = 'metrics-token-0123456789abcdef';
 const nonce = () => randomBytes(24).toString('base64url');
 const receiptOf = (res: { headers: Record<string, unknown> }) => res.headers['validation-receipt'] as string;
 
 describe.each(DIALECTS)('license policies (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '100000' });
+    t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '100000', METRICS_TOKEN: METRICS });
   });
   afterAll(() => t.close());
+  const metricOf = async (reason: string, outcome: string) => {
+    const text = (await t.req('GET', '/metrics', { token: METRICS })).text;
+    const line = text.split('\n').find((l) => l.startsWith('licensing_validations_total{') && l.includes(`reason="${reason}"`) && l.includes(`outcome="${outcome}"`));
+    return line === undefined ? 0 : Number(line.split(' ').at(-1));
+  };
 
   const jwks = async () => (await t.req('GET', '/.well-known/jwks.json')).json;
   const reasons = async (id: string) => (await readLicense(t, id)).validationAttempts.map((a) => a.reason);
@@ -178,6 +184,7 @@ describe.each(DIALECTS)('license policies (%s)', (dialect) => {
     expect(past.json).toEqual({ valid: false, reason: 'EXPIRED' });
     expect(decodePayload(receiptOf(past)).graceEndsAtEpochMillis).toBeNull();
     expect((await reasons(license.id)).slice(2)).toEqual(['GRACE', 'EXPIRED', 'EXPIRED', 'EXPIRED']);
+    expect(await metricOf('GRACE', 'valid')).toBeGreaterThanOrEqual(1);
   });
 
   it('a revoked license is REVOKED, never in grace; reinstated, it validates again', async () => {
@@ -192,6 +199,7 @@ describe.each(DIALECTS)('license policies (%s)', (dialect) => {
     expect((await t.admin('POST', `/licenses/${license.id}/reinstate`)).status).toBe(200);
     expect((await validate(t, args)).json).toEqual({ valid: true, reason: 'VALID' });
     expect(await reasons(license.id)).toEqual(['VALID', 'REVOKED', 'PRODUCT_MISMATCH', 'VALID']);
+    expect(await metricOf('REVOKED', 'invalid')).toBeGreaterThanOrEqual(1); // its own metrics label
   });
 
   it('reveals reasons per product, overridden per license, never for an unknown license', async () => {

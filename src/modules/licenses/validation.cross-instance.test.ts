@@ -60,7 +60,7 @@ describe.each(DIALECTS)('a change on one instance, the next validation on anothe
     const { license, args } = await boundOnB();
     expect((await a.admin('POST', `/licenses/${license.id}/revoke`, { body: { reason: 'refund' } })).status).toBe(200);
     expect((await validate(b, args)).json).toEqual({ valid: false });
-    expect(await lastReason(license.id)).toBe('EXPIRED');
+    expect(await lastReason(license.id)).toBe('REVOKED'); // DECISIONS.md "License policies": revocation is its own reason
     expect((await a.admin('POST', `/licenses/${license.id}/reinstate`)).status).toBe(200);
     expect((await validate(b, args)).json).toEqual({ valid: true });
   });

@@ -19,14 +19,17 @@ export const registrationKeysRoutes: FastifyPluginAsyncTypebox = async (app) => 
       schema: {
         tags,
         summary: 'Generate a single-use registration key',
-        description: 'The `key` is returned only here; store it or hand it over now.',
+        description:
+          'The `key` is returned only here; store it or hand it over now. With `roleIds`, a registration using the key ' +
+          'may ask only for those roles (403 `The registration key does not grant role <id>` otherwise); unknown ' +
+          'roleIds: 400.',
         body: CreateKeyBodySchema,
         response: { 201: RegistrationKeySchema },
       },
     },
     async (request, reply) => {
-      const note = request.body.note;
-      const key = await app.transaction((trx) => keys.generateKey(trx, request.actor.username, note));
+      const body = request.body;
+      const key = await app.transaction((trx) => keys.generateKey(trx, request.actor.username, body));
       return reply.code(201).send(key);
     },
   );

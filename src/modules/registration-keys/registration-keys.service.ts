@@ -2,35 +2,52 @@
 // is shown once, in the response that creates it.
 import type { Db } from '../../db/database.js';
 import type { RegistrationKeysTable } from '../../db/schema.js';
-import { conflict, HttpError, notFound } from '../../http/errors.js';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { randomToken, sha256Hex } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
+import { existingRoleIds } from '../roles/roles.repository.js';
 import * as repo from './registration-keys.repository.js';
-import type { RegistrationKeyView } from './registration-keys.schemas.js';
+import type { CreateKeyBody, RegistrationKeyView } from './registration-keys.schemas.js';
 
 const INVALID_KEY = 'Invalid registration key';
 const USED_KEY = 'This registration key has already been used';
 
-const toView = (row: RegistrationKeysTable): RegistrationKeyView => ({
-  id: row.id,
-  note: row.note,
-  createdAtEpochMillis: row.created_at,
-  createdBy: row.created_by,
-  usedAtEpochMillis: row.used_at,
-  usedBy: row.used_by,
-});
+const toView = (row: RegistrationKeysTable): RegistrationKeyView => {
+  const roleIds = grantedRoleIds(row);
+  return {
+    id: row.id,
+    note: row.note,
+    createdAtEpochMillis: row.created_at,
+    createdBy: row.created_by,
+    usedAtEpochMillis: row.used_at,
+    usedBy: row.used_by,
+    // Only keys that restrict roles say so: a key without them answers as before.
+    ...(roleIds === null ? {} : { roleIds }),
+  };
+};
 
-export async function generateKey(trx: Db, actor: string, note: string | undefined): Promise<RegistrationKeyView> {
+/** The role ids a key grants, or null when it grants any (a key without roleIds). */
+const grantedRoleIds = (row: RegistrationKeysTable): string[] | null =>
+  row.role_ids === null || row.role_ids === undefined ? null : (JSON.parse(row.role_ids) as string[]);
+
+export async function generateKey(trx: Db, actor: string, body: CreateKeyBody): Promise<RegistrationKeyView> {
+  const roleIds = body.roleIds === undefined ? null : [...new Set(body.roleIds)];
+  if (roleIds) {
+    const existing = await existingRoleIds(trx, roleIds);
+    const unknown = roleIds.filter((id) => !existing.has(id));
+    if (unknown.length > 0) throw badRequest(`Unknown roleIds: ${unknown.join(', ')}`);
+  }
   const key = randomToken(24); // 192 bits
   const row: RegistrationKeysTable = {
     id: newId(),
     key_hash: sha256Hex(key),
-    note: note ?? null,
+    note: body.note ?? null,
     created_at: Date.now(),
     created_by: actor,
     used_at: null,
     used_by: null,
+    role_ids: roleIds === null ? null : JSON.stringify(roleIds),
   };
   await repo.insertKey(trx, row);
   const view = toView(row);
@@ -54,6 +71,18 @@ export async function consumeRegistrationKey(trx: Db, key: string, username: str
   if (await repo.markKeyUsed(trx, sha256Hex(key), username, Date.now())) return;
   await checkRegistrationKey(trx, key); // explains why: unknown or used
   throw new HttpError(403, USED_KEY);
+}
+
+/**
+ * A key that carries roleIds grants only those: a registration asking for another role
+ * is refused (in the registration's transaction, so the key stays unused).
+ */
+export async function assertKeyGrants(trx: Db, key: string, roleIds: readonly string[]): Promise<void> {
+  const row = await repo.findKeyByHash(trx, sha256Hex(key));
+  const granted = row ? grantedRoleIds(row) : null;
+  if (granted === null) return;
+  const refused = roleIds.find((id) => !granted.includes(id));
+  if (refused !== undefined) throw forbidden(`The registration key does not grant role ${refused}`);
 }
 
 export async function revokeKey(trx: Db, actor: string, id: string): Promise<void> {

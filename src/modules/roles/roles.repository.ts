@@ -26,3 +26,20 @@ export async function deleteRole(trx: Db, id: string): Promise<boolean> {
   const result = await trx.deleteFrom('roles').where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+/** Whether the account is assigned the role. */
+export const staffHoldsRole = async (db: Db, staffId: string, roleId: string): Promise<boolean> =>
+  (await db
+    .selectFrom('staff_roles')
+    .select('role_id')
+    .where('staff_id', '=', staffId)
+    .where('role_id', '=', roleId)
+    .executeTakeFirst()) !== undefined;
+
+/** The union of the roles' permissions, in role order then permission order. */
+export async function permissionsOfRoles(db: Db, roleIds: readonly string[]): Promise<string[]> {
+  if (roleIds.length === 0) return [];
+  const rows = await db.selectFrom('roles').select(['id', 'permissions']).where('id', 'in', roleIds).execute();
+  const byId = new Map(rows.map((r) => [r.id, JSON.parse(r.permissions) as string[]]));
+  return [...new Set(roleIds.flatMap((id) => byId.get(id) ?? []))];
+}

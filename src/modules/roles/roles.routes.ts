@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, NoContent } from '../../http/schemas.js';
+import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
+import { assertMayGrant, assertNotOwnRole } from './grant-rules.js';
 import { RoleBodySchema, RoleSchema } from './roles.schemas.js';
 import * as roles from './roles.service.js';
 
@@ -16,9 +17,18 @@ export const rolesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/roles',
     {
       config: { permission: 'roles:write' },
-      schema: { tags, summary: 'Create a role', body: RoleBodySchema, response: { 201: RoleSchema } },
+      schema: {
+        tags,
+        summary: 'Create a role',
+        description:
+          'With `ROLE_GRANTS=subset`, a caller other than the Master Admin may give the role only permissions it holds: ' +
+          '403 `Cannot grant permissions you do not hold: <list>` otherwise.',
+        body: RoleBodySchema,
+        response: { 201: RoleSchema, 403: ErrorAnswer('Lacks `roles:write`, or (subset mode) grants a permission the caller does not hold') },
+      },
     },
     async (request, reply) => {
+      assertMayGrant(request.actor, app.config.roleGrants, request.body.permissions);
       const role = await app.transaction((trx) => roles.createRole(trx, request.actor.username, request.body));
       return reply.code(201).send(role);
     },
@@ -37,15 +47,27 @@ export const rolesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/roles/:id',
     {
       config: { permission: 'roles:write' },
+      // Before the body is read: changing a role one holds is refused whatever the body says.
+      preValidation: async (request) => assertNotOwnRole(app.db, request.actor, (request.params as { id: string }).id),
       schema: {
         tags,
         summary: 'Replace a role (its permissions take effect on the next request of every holder)',
+        description:
+          'Nobody but the Master Admin changes a role they hold: 403 `You cannot change your own privileges`. ' +
+          'With `ROLE_GRANTS=subset`, the new permissions must all be held by the caller: 403 ' +
+          '`Cannot grant permissions you do not hold: <list>` otherwise.',
         params: IdParams,
         body: RoleBodySchema,
-        response: { 200: RoleSchema },
+        response: {
+          200: RoleSchema,
+          403: ErrorAnswer('Lacks `roles:write`, holds this role itself, or (subset mode) grants a permission it does not hold'),
+        },
       },
     },
-    async (request) => app.transaction((trx) => roles.updateRole(trx, request.actor.username, request.params.id, request.body)),
+    async (request) => {
+      assertMayGrant(request.actor, app.config.roleGrants, request.body.permissions);
+      return app.transaction((trx) => roles.updateRole(trx, request.actor.username, request.params.id, request.body));
+    },
   );
 
   app.delete(

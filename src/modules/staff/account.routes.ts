@@ -1,7 +1,9 @@
 // The signed-in account's own settings (/staff/me…) and the Master Admin's password set.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MASTER_ADMIN, SIGNED_IN } from '../../http/authenticate.js';
-import { IdParams, NoContent } from '../../http/schemas.js';
+import { clientIp } from '../../http/client-ip.js';
+import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
+import { passwordAttempts } from '../auth/password-attempts.js';
 import * as twoFactor from '../two-factor/two-factor.service.js';
 import {
   AccountSchema,
@@ -46,14 +48,16 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Change your password; every login token issued before it stops working',
         description:
-          'newPassword under 8 characters: 400. Wrong currentPassword: 403 `Current password is wrong`. ' +
+          'newPassword under 8 characters: 400. Wrong currentPassword: 403 `Current password is wrong`; wrong ' +
+          'answers count toward the login limit (10 in 15 minutes per client IP and per account, then 429). ' +
           'API tokens keep working (revoke them separately). Audited as `staff.changePassword` (no password in the data).',
         body: ChangePasswordBodySchema,
         response: { 204: NoContent },
       },
     },
     async (request, reply) => {
-      await changeOwnPassword(app.db, request.actor, request.body.currentPassword, request.body.newPassword);
+      const attempts = passwordAttempts(app.loginLimiter, clientIp(request), request.actor.id);
+      await changeOwnPassword(app.db, request.actor, attempts, request.body.currentPassword, request.body.newPassword);
       return reply.code(204).send(null);
     },
   );
@@ -61,14 +65,19 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/staff/:id/password',
     {
-      config: { permission: MASTER_ADMIN },
+      config: { permission: MASTER_ADMIN, refuseApiTokens: true },
       schema: {
         tags: ['Staff'],
         summary: "Set another account's password (ends its login tokens)",
-        description: 'Audited as `staff.setPassword` (no password in the data).',
+        description:
+          "Not the Master Admin's own password (403: it is changed with the current password at PUT /staff/me/password, " +
+          'or with the reset-password CLI). API tokens are refused (403). Audited as `staff.setPassword` (no password in the data).',
         params: IdParams,
         body: SetPasswordBodySchema,
-        response: { 204: NoContent },
+        response: {
+          204: NoContent,
+          403: ErrorAnswer('Not the Master Admin, an API token, or the target is the Master Admin'),
+        },
       },
     },
     async (request, reply) => {
@@ -115,13 +124,16 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Disable two-factor sign-in (needs your password)',
-        description: 'Wrong password: 403. Not enabled: 409. Audited as `staff.totp.disable`.',
+        description:
+          'Wrong password: 403, counted toward the login limit (10 in 15 minutes per client IP and per account, then 429). ' +
+          'Not enabled: 409. Audited as `staff.totp.disable`.',
         body: TotpDisableBodySchema,
         response: { 204: NoContent },
       },
     },
     async (request, reply) => {
-      await twoFactor.disable(app.db, request.actor, request.body.password);
+      const attempts = passwordAttempts(app.loginLimiter, clientIp(request), request.actor.id);
+      await twoFactor.disable(app.db, request.actor, attempts, request.body.password);
       return reply.code(204).send(null);
     },
   );

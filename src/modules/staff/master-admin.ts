@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/storage/errors.js';
 import { randomToken } from '../../lib/secrets.js';
-import { findStaffByUsername, masterAdminExists } from './staff.repository.js';
+import { findStaffByUsername, findStaffByUsernameKey, masterAdminExists } from './staff.repository.js';
 import { createMasterAdmin } from './staff.service.js';
 
 /** The account generated on a first start, so the start banner can show its password once. */
@@ -21,6 +21,12 @@ export async function ensureMasterAdmin(
   try {
     if (configured) {
       if (!(await findStaffByUsername(db, configured.username))) {
+        const lookalike = await findStaffByUsernameKey(db, configured.username);
+        if (lookalike) {
+          // Usernames are unique after case folding (DECISIONS.md): the configured one is taken.
+          log.error({ username: configured.username, existing: lookalike.username }, 'MASTER_ADMIN_USERNAME is taken by another account (usernames are compared without case); no Master Admin created');
+          return null;
+        }
         await createMasterAdmin(db, configured);
         log.info({ username: configured.username }, 'created the configured Master Admin account');
       }

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
 import { RegisterBodySchema, SetActiveBodySchema, SetRolesBodySchema, StaffSchema } from './staff.schemas.js';
+import { assertMayAssign, assertNotOwnAccount } from '../roles/grant-rules.js';
 import * as staff from './staff.service.js';
 
 const tags = ['Staff'];
@@ -15,11 +16,14 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Checks in order: missing fields 400; unknown key 403 `Invalid registration key`; used key 403 ' +
           '`This registration key has already been used`; password under 8 characters 400; username taken 409; ' +
-          'unknown roleIds 400. A failed registration leaves the key unused.',
+          'unknown roleIds 400; then, for a key made with `roleIds`, a role it does not grant 403 ' +
+          '`The registration key does not grant role <id>`. A failed registration leaves the key unused. The username ' +
+          'is unique after NFKC normalisation and case folding (409) and may not contain control, format, whitespace ' +
+          'or invisible characters, nor mix Latin, Cyrillic, Greek, Armenian or Cherokee letters (400 naming `username`).',
         body: RegisterBodySchema,
         response: {
           201: StaffSchema,
-          403: ErrorAnswer('The registration key is unknown or already used'),
+          403: ErrorAnswer('The registration key is unknown or already used, or does not grant a requested role'),
           409: ErrorAnswer('`Username already taken`'),
         },
       },
@@ -46,16 +50,31 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/staff/:id/roles',
     {
       config: { permission: 'staff:manage' },
+      // Before the body is read: one's own role set is not one's to change.
+      preValidation: async (request) => assertNotOwnAccount(request.actor, (request.params as { id: string }).id),
       schema: {
         tags,
         summary: "Replace an account's roles",
+        description:
+          'Nobody changes their own roles: 403 `You cannot change your own privileges` (the Master Admin: 403 ' +
+          '`The Master Admin account cannot be changed`). With `ROLE_GRANTS=subset`, a caller other than the Master Admin ' +
+          'assigns only roles whose permissions it holds: 403 `Cannot grant permissions you do not hold: <list>`.',
         params: IdParams,
         body: SetRolesBodySchema,
-        response: { 200: StaffSchema },
+        response: {
+          200: StaffSchema,
+          403: ErrorAnswer(
+            'Lacks `staff:manage`, targets its own account or the Master Admin, or (subset mode) assigns a permission it does not hold',
+          ),
+        },
       },
     },
     async (request) =>
-      app.transaction((trx) => staff.setRoles(trx, request.actor.username, request.params.id, request.body.roleIds)),
+      app.transaction((trx) =>
+        staff.setRoles(trx, request.actor.username, request.params.id, request.body.roleIds, (roleIds) =>
+          assertMayAssign(trx, request.actor, app.config.roleGrants, roleIds),
+        ),
+      ),
   );
 
   app.put(

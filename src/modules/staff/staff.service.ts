@@ -6,9 +6,10 @@ import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { existingRoleIds } from '../roles/roles.repository.js';
-import { checkRegistrationKey, consumeRegistrationKey } from '../registration-keys/registration-keys.service.js';
+import { assertKeyGrants, checkRegistrationKey, consumeRegistrationKey } from '../registration-keys/registration-keys.service.js';
 import * as repo from './staff.repository.js';
 import type { RegisterBody, StaffView } from './staff.schemas.js';
+import { usernameProblem } from './usernames.js';
 
 const MIN_PASSWORD_LENGTH = 8;
 
@@ -62,6 +63,8 @@ export async function register(db: Db, body: RegisterBody): Promise<StaffView> {
   if ([...body.password].length < MIN_PASSWORD_LENGTH) {
     throw badRequest(`Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
+  const problem = usernameProblem(body.username);
+  if (problem) throw badRequest(problem);
   // Hash outside the transaction: it is slow and must not hold the database.
   const passwordHash = await hashPassword(body.password);
   const roleIds = unique(body.roleIds);
@@ -77,8 +80,9 @@ export async function register(db: Db, body: RegisterBody): Promise<StaffView> {
   try {
     return await db.transaction().execute(async (trx) => {
       await consumeRegistrationKey(trx, body.registrationKey, body.username);
-      if (await repo.findStaffByUsername(trx, body.username)) throw conflict('Username already taken');
+      if (await repo.findStaffByUsernameKey(trx, body.username)) throw conflict('Username already taken');
       await assertRolesExist(trx, roleIds);
+      await assertKeyGrants(trx, body.registrationKey, roleIds);
       await repo.insertStaff(trx, row);
       await repo.replaceStaffRoles(trx, row.id, roleIds);
       const view = toView(row, roleIds);
@@ -101,11 +105,19 @@ export async function setActive(trx: Db, actor: string, id: string, active: bool
   return view;
 }
 
-export async function setRoles(trx: Db, actor: string, id: string, roleIds: readonly string[]): Promise<StaffView> {
+/** `authorize` checks the caller may grant the (existing) roles, before anything is written. */
+export async function setRoles(
+  trx: Db,
+  actor: string,
+  id: string,
+  roleIds: readonly string[],
+  authorize: (roleIds: readonly string[]) => Promise<void> = async () => {},
+): Promise<StaffView> {
   const row = await findOrThrow(trx, id);
   assertChangeable(row);
   const wanted = unique(roleIds);
   await assertRolesExist(trx, wanted);
+  await authorize(wanted);
   await repo.replaceStaffRoles(trx, id, wanted);
   const view = toView(row, wanted);
   await recordAudit(trx, actor, 'staff.setRoles', view);

@@ -6,6 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js'
 import { verifyPassword } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { Actor } from '../auth/actor.js';
+import type { PasswordAttempts } from '../auth/password-attempts.js';
 import { findStaffById } from '../staff/staff.repository.js';
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
 import { matchingStep, newTotpSecret, otpauthUri } from './totp.js';
@@ -54,9 +55,13 @@ export async function confirmEnrolment(db: Db, actor: Actor, code: string): Prom
 
 const INVALID_CODE = 'Invalid two-factor code';
 
-export async function disable(db: Db, actor: Actor, password: string): Promise<void> {
+export async function disable(db: Db, actor: Actor, attempts: PasswordAttempts, password: string): Promise<void> {
   const staff = await staffOf(db, actor);
-  if (!(await verifyPassword(staff.password_hash, password))) throw forbidden('Wrong password');
+  await attempts.assertAllowed();
+  if (!(await verifyPassword(staff.password_hash, password))) {
+    await attempts.recordFailure();
+    throw forbidden('Wrong password');
+  }
   if (staff.totp_enabled !== 1 && !staff.totp_secret) throw conflict('Two-factor sign-in is not enabled');
   await db.transaction().execute(async (trx) => {
     await repo.clearTotp(trx, staff.id);

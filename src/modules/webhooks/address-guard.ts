@@ -5,49 +5,75 @@ import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { lookup as dnsLookupAsync } from 'node:dns/promises';
 
-const blocked = new BlockList();
+const blockedV4 = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8], // "this network", unspecified
   ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
+  ['100.64.0.0', 10], // shared address space (carrier-grade NAT)
   ['127.0.0.0', 8],
   ['169.254.0.0', 16], // link-local, cloud metadata
   ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation (TEST-NET-1)
+  ['192.88.99.0', 24], // deprecated 6to4 relay anycast
   ['192.168.0.0', 16],
   ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation (TEST-NET-2)
+  ['203.0.113.0', 24], // documentation (TEST-NET-3)
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
+] as const) blockedV4.addSubnet(net, prefix, 'ipv4');
+
+// IPv6 outside global unicast (2000::/3) is refused whole: unspecified, loopback,
+// IPv4-compatible, IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96 and the local
+// 64:ff9b:1::/48), discard (100::/64), unique local, link-local, multicast and the rest
+// of the reserved space. Inside 2000::/3 these are not public either:
+const blockedV6 = new BlockList();
 for (const [net, prefix] of [
-  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
-  ['2002::', 16], // 6to4: the IPv4 address inside decides (below)
-  ['2001::', 32], // Teredo: tunnels to an IPv4 address
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-  ['64:ff9b::', 96], // NAT64 of any IPv4, private ones included
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
+  ['2001::', 23], // IETF protocol assignments: Teredo (tunnels to an IPv4 address), benchmarking, ORCHID
+  ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation (RFC 9637)
+] as const) blockedV6.addSubnet(net, prefix, 'ipv6');
 
-/** The IPv4 address a 6to4 address (2002:AABB:CCDD::/48) carries. */
-const sixToFourTarget = (address: string): string | null => {
-  const match = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/i.exec(address);
-  if (!match) return null;
-  const [high, low] = [parseInt(match[1]!, 16), parseInt(match[2]!, 16)];
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-};
-
-/** True for loopback, private, link-local, unspecified and other non-public addresses. */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true; // not an address: refuse rather than guess
-  if (family === 6) {
-    const embedded = sixToFourTarget(address);
-    if (embedded !== null) return blocked.check(embedded, 'ipv4');
+/** The eight 16-bit groups of a valid IPv6 address (zone dropped, a dotted IPv4 tail read as two groups). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(2).map(Number) as [number, number, number, number];
+    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  const parse = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const [head, tail] = text.split('::');
+  const groups = [...parse(head), ...(tail === undefined ? [] : [...parse(tail)])];
+  if (tail === undefined) return groups;
+  return [...parse(head), ...new Array<number>(8 - groups.length).fill(0), ...parse(tail)];
+}
+
+const ipv4Of = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255].join('.');
+
+function isPrivateIpv6(address: string): boolean {
+  const g = ipv6Groups(address);
+  const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+  // IPv4-mapped (::ffff:a.b.c.d, however spelled): the socket dials that IPv4 address.
+  if (zeros(0, 5) && g[5] === 0xffff) return blockedV4.check(ipv4Of(g[6]!, g[7]!), 'ipv4');
+  if ((g[0]! & 0xe000) !== 0x2000) return true; // outside global unicast
+  // 6to4 (2002:AABB:CCDD::/48): the IPv4 address inside decides.
+  if (g[0] === 0x2002) return blockedV4.check(ipv4Of(g[1]!, g[2]!), 'ipv4');
+  return blockedV6.check(address.replace(/%.*$/, ''), 'ipv6');
+}
+
+/**
+ * True for every address a webhook must not reach: loopback, private, link-local,
+ * unspecified, shared, documentation, benchmarking, multicast, reserved, and IPv6 forms
+ * that carry or translate to such an IPv4 address (DECISIONS.md, Outbound webhooks and
+ * Privilege boundaries). Anything that is not an IP address is refused rather than guessed.
+ */
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blockedV4.check(address, 'ipv4');
+  if (family === 6) return isPrivateIpv6(address);
+  return true;
 }
 
 export class UnsafeUrlError extends Error {}

@@ -12,8 +12,13 @@ export const registrationKeysQueryOptions = () =>
 
 export const useRegistrationKeys = () => useQuery(registrationKeysQueryOptions());
 
-export const generateRegistrationKey = (note?: string) =>
-  api.post<RegistrationKey>('/admin/registration-keys', note ? { note } : {});
+/** `roleIds` empty: a key without roles (the registration chooses any, as SPEC.md says). */
+export const generateRegistrationKey = ({ note, roleIds }: { note?: string; roleIds: string[] }) =>
+  api.post<RegistrationKey>('/admin/registration-keys', { ...(note ? { note } : {}), ...(roleIds.length > 0 ? { roleIds } : {}) });
+
+/** The portal's registration page, preset to ask for the key's roles. */
+export const registrationLink = (roleIds: readonly string[]) =>
+  `${window.location.origin}/portal/register${roleIds.length > 0 ? `?roles=${roleIds.map(encodeURIComponent).join(',')}` : ''}`;
 
 export const revokeRegistrationKey = (id: string) => api.delete(`/admin/registration-keys/${encodeURIComponent(id)}`);
 

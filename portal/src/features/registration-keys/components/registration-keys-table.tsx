@@ -4,11 +4,14 @@ import { ErrorMessage } from '../../../components/status';
 import { Table } from '../../../components/table';
 import { formatDateTime } from '../../../lib/format';
 import type { RegistrationKey } from '../../../types/api';
+import { useRoles } from '../../roles/api/get-roles';
 import { useRevokeRegistrationKey } from '../api/registration-keys';
 
 export function RegistrationKeysTable({ keys }: { keys: RegistrationKey[] }) {
   const [revoking, setRevoking] = useState<RegistrationKey | null>(null);
   const revoke = useRevokeRegistrationKey();
+  const roles = useRoles();
+  const roleName = (id: string) => roles.data?.find((role) => role.id === id)?.name ?? id;
 
   return (
     <>
@@ -19,6 +22,7 @@ export function RegistrationKeysTable({ keys }: { keys: RegistrationKey[] }) {
             <th scope="col">Created</th>
             <th scope="col">Note</th>
             <th scope="col">Created by</th>
+            <th scope="col">Grants</th>
             <th scope="col">Status</th>
             <th scope="col">Actions</th>
           </tr>
@@ -31,6 +35,7 @@ export function RegistrationKeysTable({ keys }: { keys: RegistrationKey[] }) {
               <td>{formatDateTime(key.createdAtEpochMillis)}</td>
               <td>{key.note ?? <span className="muted">—</span>}</td>
               <td>{key.createdBy}</td>
+              <td>{key.roleIds ? key.roleIds.map(roleName).join(', ') || 'No role' : <span className="muted">Any role</span>}</td>
               <td>
                 {key.usedAtEpochMillis !== null ? (
                   <span className="badge badge-muted">

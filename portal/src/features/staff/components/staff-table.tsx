@@ -4,7 +4,7 @@ import { Fragment, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorMessage } from '../../../components/status';
 import { Table } from '../../../components/table';
-import { useCan } from '../../../hooks/use-session';
+import { useCan, useSession } from '../../../hooks/use-session';
 import type { Role, Staff } from '../../../types/api';
 import { useDeleteStaff, useSetStaffActive } from '../api/update-staff';
 import { SetPasswordForm } from './set-password-form';
@@ -14,6 +14,8 @@ import { MASTER_ADMIN } from '../../../lib/authorization';
 export function StaffTable({ staff, roles }: { staff: Staff[]; roles: Role[] }) {
   const canManage = useCan('staff:manage');
   const isMasterAdmin = useCan(MASTER_ADMIN);
+  // Nobody but the Master Admin changes their own roles (the API answers 403).
+  const me = useSession()?.user.username;
   const [editing, setEditing] = useState<string | null>(null);
   const [settingPassword, setSettingPassword] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Staff | null>(null);
@@ -64,9 +66,13 @@ export function StaffTable({ staff, roles }: { staff: Staff[]; roles: Role[] }) 
                       >
                         {account.active ? 'Deactivate' : 'Activate'} <span className="visually-hidden">{account.username}</span>
                       </button>
-                      <button type="button" className="button button-small" onClick={() => setEditing(editing === account.id ? null : account.id)}>
-                        Roles <span className="visually-hidden">of {account.username}</span>
-                      </button>
+                      {account.username === me && !isMasterAdmin ? (
+                        <span className="muted" title="You cannot change your own privileges">Your own roles</span>
+                      ) : (
+                        <button type="button" className="button button-small" onClick={() => setEditing(editing === account.id ? null : account.id)}>
+                          Roles <span className="visually-hidden">of {account.username}</span>
+                        </button>
+                      )}
                       <button type="button" className="button button-small button-danger" onClick={() => setDeleting(account)}>
                         Delete <span className="visually-hidden">{account.username}</span>
                       </button>

@@ -1,0 +1,386 @@
+// npm run test:container: the image and the compose stack, tried as an operator would,
+// with docker or podman (whichever works here; CONTAINER_ENGINE=docker|podman to choose).
+//  1. Image: builds it (no compiler in any stage), runs it on SQLite with a named volume,
+//     signs in with the printed password, validates a license, stops it with SIGTERM
+//     (node is PID 1: exit 0 within 10 s); a second container on the volume prints no
+//     password and keeps the data.
+//  2. Stack (compose.yaml): up, validations through the balancer land on both instances and
+//     record the caller's address (a forged X-Forwarded-For records nothing); one instance
+//     is killed and validations keep answering through the other; down + up keeps the
+//     data; down -v.
+// Only 127.0.0.1 ports. Everything it creates carries a random name and is removed.
+import { execFile, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request, type RequestOptions, type TestResponse } from '../helpers/http.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const RUN = randomBytes(3).toString('hex');
+const IMAGE = `licensing-service:test-${RUN}`;
+const STARTED = Date.now();
+
+// ---- small tools --------------------------------------------------------------------
+
+function say(message: string): void {
+  console.log(`[${((Date.now() - STARTED) / 1000).toFixed(1).padStart(6)} s] ${message}`);
+}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`FAILED: ${message}`);
+}
+
+/** Runs a command; throws with its output when it fails (unless allowFailure). */
+function run(command: string, args: string[], options: { allowFailure?: boolean; env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
+    execFile(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      if (code !== 0 && !options.allowFailure) {
+        reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${stdout}\n${stderr}`));
+        return;
+      }
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown = null;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value) return value;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    await sleep(500);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const secret = () => randomBytes(24).toString('base64url');
+
+// ---- the engine ---------------------------------------------------------------------
+
+interface Engine {
+  name: 'docker' | 'podman';
+  buildArgs: string[];
+  compose: string[];
+}
+
+function works(command: string, args: string[]): boolean {
+  return spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+}
+
+async function findEngine(): Promise<Engine> {
+  const wanted = process.env.CONTAINER_ENGINE;
+  if (wanted !== 'podman' && works('docker', ['info'])) {
+    const compose = works('docker', ['compose', 'version']) ? ['docker', 'compose'] : ['docker-compose'];
+    return { name: 'docker', buildArgs: [], compose };
+  }
+  if (wanted !== 'docker' && works('podman', ['info'])) {
+    // --format docker keeps HEALTHCHECK (the OCI format has no place for it).
+    return { name: 'podman', buildArgs: ['--format', 'docker'], compose: ['podman-compose'] };
+  }
+  throw new Error('neither docker nor podman works here (see docs/deploy.md, "Containers")');
+}
+
+// ---- the API, as a client would use it --------------------------------------------
+
+async function api(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+  return request(baseUrl, method, path, options);
+}
+
+async function signIn(baseUrl: string, username: string, password: string): Promise<string> {
+  const login = await api(baseUrl, 'POST', '/auth/login', { body: { username, password } });
+  check(login.status === 200, `sign in as ${username}: ${login.status} ${login.text}`);
+  return login.json.token as string;
+}
+
+/** A product, a customer and a license for them; returns what a validation needs. */
+async function newLicense(baseUrl: string, token: string): Promise<{ licenseId: string; productId: string }> {
+  const product = await api(baseUrl, 'POST', '/products', {
+    token,
+    body: { name: `Container test ${RUN}`, productType: 'software', price: 9.99, requiresLicense: true, isSubscription: false },
+  });
+  check(product.status === 201, `create product: ${product.status} ${product.text}`);
+  const customer = await api(baseUrl, 'POST', '/customers', { token, body: { name: `Customer ${RUN}`, email: `c-${RUN}@example.com` } });
+  check(customer.status === 201, `create customer: ${customer.status} ${customer.text}`);
+  const license = await api(baseUrl, 'POST', '/licenses', {
+    token,
+    body: { productId: product.json.id, customerId: customer.json.id, expiresAtEpochMillis: null, maxIps: null, maxHwids: null },
+  });
+  check(license.status === 201, `create license: ${license.status} ${license.text}`);
+  return { licenseId: license.json.id as string, productId: product.json.id as string };
+}
+
+async function validate(baseUrl: string, license: { licenseId: string; productId: string }, hwid: string, headers: Record<string, string> = {}) {
+  const res = await api(baseUrl, 'POST', '/licenses/validate', { body: { ...license, hwid }, headers });
+  check(res.status === 200 && res.json.valid === true, `validation through ${baseUrl}: ${res.status} ${res.text}`);
+  return res;
+}
+
+// ---- 1. the image -------------------------------------------------------------------
+
+async function testImage(engine: Engine): Promise<void> {
+  const e = engine.name;
+  say(`${e}: building the image ${IMAGE}`);
+  const built = Date.now();
+  await run(e, ['build', ...engine.buildArgs, '-t', IMAGE, '.']);
+  say(`built in ${((Date.now() - built) / 1000).toFixed(0)} s`);
+  // The build stage too (cached layers: quick), for the compiler check below.
+  await run(e, ['build', ...engine.buildArgs, '--target', 'build', '-t', `${IMAGE}-build-stage`, '.']);
+
+  for (const image of [IMAGE, `${IMAGE}-build-stage`]) {
+    const compilers = await run(e, ['run', '--rm', '--entrypoint', 'sh', image, '-c', 'for c in cc gcc g++ c++ make python3; do command -v $c; done; true']);
+    check(compilers.stdout.trim() === '', `no compiler in ${image}, found: ${compilers.stdout.trim()}`);
+  }
+  const inspect = JSON.parse((await run(e, ['image', 'inspect', IMAGE])).stdout)[0];
+  const config = inspect.Config;
+  check(config.User === 'node', `runs as the unprivileged user node, not ${JSON.stringify(config.User)}`);
+  const healthcheck = config.Healthcheck ?? inspect.Healthcheck; // docker: in Config; podman: beside it
+  check(JSON.stringify(healthcheck?.Test ?? []).includes('/healthz'), `HEALTHCHECK on /healthz: ${JSON.stringify(healthcheck)}`);
+  check(Object.keys(config.Volumes ?? {}).includes('/data'), 'a /data volume');
+  say(`image: ${(inspect.Size / 1e6).toFixed(0)} MB, user ${config.User}, no compiler in the build or final stage`);
+
+  // A fresh clone in the slim image (no compiler, no machine npmrc): `npm install` works and
+  // leaves the tracked lockfile as it is.
+  const install = await run(e, [
+    'run', '--rm', '--entrypoint', 'sh', '-v', `${ROOT}:/src:ro`, `${IMAGE}-build-stage`, '-c',
+    'mkdir /tmp/clone && cd /tmp/clone && cp /src/package.json /src/package-lock.json /src/.npmrc . ' +
+      '&& npm install --no-audit --no-fund >/dev/null 2>&1 && cmp package-lock.json /src/package-lock.json && echo unchanged',
+  ], { allowFailure: true });
+  check(install.stdout.includes('unchanged'), `npm install in a fresh clone leaves package-lock.json unchanged: ${install.stdout}${install.stderr}`);
+  say('fresh clone in the slim image: npm install without a compiler, lockfile unchanged');
+
+  const port = await freePort();
+  const volume = `licensing-test-${RUN}`;
+  const name = `licensing-test-${RUN}`;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const startContainer = async (containerName: string) => {
+    await run(e, ['run', '-d', '--name', containerName, '-p', `127.0.0.1:${port}:3000`, '-v', `${volume}:/data`, IMAGE]);
+    return until(
+      'the start banner',
+      async () => {
+        const logs = await run(e, ['logs', containerName], { allowFailure: true });
+        return /Licensing service listening on/.test(logs.stderr + logs.stdout) ? logs.stderr + logs.stdout : null;
+      },
+      120_000,
+    );
+  };
+  try {
+    say('running it: docker run -p 127.0.0.1:PORT:3000 -v VOLUME:/data IMAGE');
+    const banner = await startContainer(name);
+    const password = /password:\s+(\S+)/.exec(banner)?.[1];
+    check(password, 'the first start prints the generated Master Admin password');
+    check((await api(baseUrl, 'GET', '/healthz')).status === 200, '/healthz 200');
+    check((await api(baseUrl, 'GET', '/readyz')).status === 200, '/readyz 200');
+    const portal = await api(baseUrl, 'GET', '/portal/');
+    check(portal.status === 200 && /<html/i.test(portal.text), `the portal page: ${portal.status}`);
+    const health = await run(e, e === 'podman' ? ['healthcheck', 'run', name] : ['inspect', '--format', '{{.State.Health.Status}}', name], { allowFailure: true });
+    if (e === 'podman') check(health.code === 0, `HEALTHCHECK passes: ${health.stdout}${health.stderr}`);
+    const pid1 = await run(e, ['exec', name, 'sh', '-c', 'tr "\\0" " " < /proc/1/cmdline; echo; id -u']);
+    const [cmdline, uid] = pid1.stdout.trim().split('\n');
+    check(cmdline!.startsWith('node '), `node is PID 1: ${cmdline}`);
+    check(uid !== '0', `not root: uid ${uid}`);
+
+    const token = await signIn(baseUrl, 'admin', password);
+    const license = await newLicense(baseUrl, token);
+    await validate(baseUrl, license, 'container-hw-1');
+    say('signed in with the printed password, created and validated a license');
+
+    const stopping = Date.now();
+    await run(e, ['kill', '--signal', 'TERM', name]);
+    const exit = await run(e, ['wait', name]);
+    const stopSeconds = (Date.now() - stopping) / 1000;
+    check(exit.stdout.trim() === '0', `exit status 0 after SIGTERM, got ${exit.stdout.trim()}`);
+    check(stopSeconds < 10, `stopped within 10 s of SIGTERM (took ${stopSeconds.toFixed(1)} s)`);
+    const logs = await run(e, ['logs', name]);
+    check(/shutting down/.test(logs.stdout + logs.stderr), 'the shutdown is logged');
+    say(`SIGTERM: exit 0 after ${stopSeconds.toFixed(1)} s`);
+    await run(e, ['rm', name]);
+
+    const again = await startContainer(`${name}-2`);
+    check(!/FIRST START/.test(again), 'a second start on the same volume prints no password');
+    const token2 = await signIn(baseUrl, 'admin', password);
+    const kept = await api(baseUrl, 'GET', `/licenses/${license.licenseId}`, { token: token2 });
+    check(kept.status === 200, `the license survived in the volume: ${kept.status}`);
+    say('second container on the volume: no password printed, data kept');
+  } finally {
+    await run(e, ['rm', '-f', name, `${name}-2`], { allowFailure: true });
+    await run(e, ['volume', 'rm', '-f', volume], { allowFailure: true });
+  }
+}
+
+// ---- 2. the compose stack -----------------------------------------------------------
+
+interface Stack {
+  project: string;
+  /** compose.yaml and deploy/ copied: a .env in the checkout (podman-compose 1.0 prefers it to the environment) plays no part. */
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  baseUrl: string;
+  admin: { username: string; password: string };
+}
+
+async function containerOf(engine: Engine, stack: Stack, service: string): Promise<string> {
+  const ids = await run(engine.name, [
+    'ps', '-a', '-q',
+    '--filter', `label=com.docker.compose.project=${stack.project}`,
+    '--filter', `label=com.docker.compose.service=${service}`,
+  ]);
+  const id = ids.stdout.trim().split('\n')[0];
+  check(id, `a container of ${service}`);
+  return id;
+}
+
+async function compose(engine: Engine, stack: Stack, ...args: string[]) {
+  const [command, ...rest] = engine.compose;
+  return run(command!, [...rest, '-p', stack.project, '-f', 'compose.yaml', ...args], { env: stack.env, cwd: stack.dir });
+}
+
+/** Up, and every instance ready (through the balancer, then each instance's log). */
+async function up(engine: Engine, stack: Stack): Promise<void> {
+  await compose(engine, stack, 'up', '-d');
+  await until('both instances serving', async () => {
+    for (const service of ['app1', 'app2']) {
+      const logs = await run(engine.name, ['logs', await containerOf(engine, stack, service)], { allowFailure: true });
+      if (!/Licensing service listening on/.test(logs.stdout + logs.stderr)) return false;
+    }
+    return (await api(stack.baseUrl, 'GET', '/readyz')).status === 200;
+  }, 180_000);
+}
+
+/** The balancer's access log lines of validations: caller address and the instance that answered. */
+async function balancerLog(engine: Engine, stack: Stack): Promise<{ remote: string; upstream: string; status: string }[]> {
+  const logs = await run(engine.name, ['logs', await containerOf(engine, stack, 'balancer')]);
+  return (logs.stdout + logs.stderr)
+    .split('\n')
+    .map((line) => /^(\S+) \[[^\]]*\] "POST \/licenses\/validate [^"]*" (\d+) upstream=(\S+)/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({ remote: match[1]!, status: match[2]!, upstream: match[3]! }));
+}
+
+async function testStack(engine: Engine): Promise<void> {
+  const e = engine.name;
+  const project = `licensing-test-${RUN}`;
+  const subnet = `172.30.${100 + (randomBytes(1)[0]! % 100)}.0/24`;
+  const admin = { username: 'admin', password: secret() };
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'licensing-compose-'));
+  cpSync(join(ROOT, 'compose.yaml'), join(dir, 'compose.yaml'));
+  cpSync(join(ROOT, 'deploy'), join(dir, 'deploy'), { recursive: true });
+  const stack: Stack = {
+    project,
+    dir,
+    baseUrl: `http://127.0.0.1:${port}`,
+    admin,
+    // The process environment wins over a .env in the checkout, which stays untouched.
+    env: {
+      ...process.env,
+      POSTGRES_PASSWORD: secret(),
+      JWT_SECRET: secret(),
+      MASTER_ADMIN_USERNAME: admin.username,
+      MASTER_ADMIN_PASSWORD: admin.password,
+      MARKETPLACE_SECRET: '',
+      HTTP_BIND: '127.0.0.1',
+      HTTP_PORT: String(port),
+      PROXY_SUBNET: subnet,
+    },
+  };
+  // The image the stack names, as built above (compose then builds nothing).
+  await run(e, ['tag', IMAGE, 'licensing-service:local']);
+  const networks = [`${project}_proxy`, `${project}_backend`, `${project}_default`];
+  if (e === 'podman') {
+    // podman-compose before 1.1 ignores a network's ipam subnet: made beforehand, as
+    // docs/deploy.md tells its users to.
+    await run(e, ['network', 'create', '--subnet', subnet, '--label', `com.docker.compose.project=${project}`, `${project}_proxy`]);
+  }
+  try {
+    say(`${engine.compose.join(' ')} up -d (project ${project}, balancer on 127.0.0.1:${port})`);
+    await up(engine, stack);
+    say('stack up: postgres, redis, app1, app2, balancer');
+
+    const token = await signIn(stack.baseUrl, admin.username, admin.password);
+    const license = await newLicense(stack.baseUrl, token);
+    for (let i = 0; i < 8; i += 1) await validate(stack.baseUrl, license, `hw-${i % 2}`);
+    const forged = '203.0.113.77';
+    await validate(stack.baseUrl, license, 'hw-forged', { 'x-forwarded-for': forged });
+
+    const lines = await balancerLog(engine, stack);
+    const instances = new Set(lines.map((line) => line.upstream));
+    check(instances.size >= 2, `validations landed on both instances: ${[...instances].join(', ')}`);
+    const callers = new Set(lines.map((line) => line.remote));
+    check(callers.size === 1, `one caller address in the balancer's log: ${[...callers].join(', ')}`);
+    const caller = [...callers][0]!;
+    const balancerIp = (await run(e, ['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}', await containerOf(engine, stack, 'balancer')])).stdout.trim();
+    const recorded = await api(stack.baseUrl, 'GET', `/licenses/${license.licenseId}`, { token });
+    const ips = new Set((recorded.json.validationAttempts as { ip: string }[]).map((attempt) => attempt.ip));
+    check(recorded.json.validationAttempts.length === 9, `9 attempts recorded, got ${recorded.json.validationAttempts.length}`);
+    check(ips.size === 1 && ips.has(caller), `each attempt records the caller's address ${caller}, got ${[...ips].join(', ')}`);
+    check(!balancerIp.split(' ').includes(caller), `the caller's address is not the balancer's (${balancerIp})`);
+    check(!ips.has(forged), 'a forged X-Forwarded-For is not recorded');
+    say(`validations through the balancer landed on ${[...instances].join(' and ')}; recorded IP ${caller} (balancer ${balancerIp}), forged header ignored`);
+
+    const victim = await containerOf(engine, stack, 'app1');
+    await run(e, ['kill', victim]); // SIGKILL: the instance dies, it is not stopped
+    for (let i = 0; i < 6; i += 1) await validate(stack.baseUrl, license, `hw-after-kill-${i % 2}`);
+    say('app1 killed: 6 validations answered through app2');
+
+    // down + up keeps the data (named volumes).
+    await compose(engine, stack, 'down');
+    await up(engine, stack);
+    const token2 = await signIn(stack.baseUrl, admin.username, admin.password);
+    const kept = await api(stack.baseUrl, 'GET', `/licenses/${license.licenseId}`, { token: token2 });
+    check(kept.status === 200 && kept.json.validationAttempts.length === 15, `the license and its 15 attempts survived down + up: ${kept.status}`);
+    await validate(stack.baseUrl, license, 'hw-0');
+    say('down + up: the license and its attempts are still there');
+  } finally {
+    await compose(engine, stack, 'down', '-v').catch((err: unknown) => say(`down -v failed: ${String(err)}`));
+    // podman-compose 1.0 leaves networks behind; a leftover volume would be a bug of down -v.
+    for (const network of networks) await run(e, ['network', 'rm', '-f', network], { allowFailure: true });
+    const left = await run(e, ['volume', 'ls', '-q', '--filter', `label=com.docker.compose.project=${project}`], { allowFailure: true });
+    if (left.stdout.trim()) say(`volumes left after down -v: ${left.stdout.trim()}`);
+    rmSync(dir, { recursive: true, force: true });
+    check(!left.stdout.trim(), 'down -v removes the named volumes');
+    say('down -v: stack and volumes removed');
+  }
+}
+
+async function main(): Promise<void> {
+  const engine = await findEngine();
+  say(`engine: ${engine.name} (compose: ${engine.compose.join(' ')})`);
+  try {
+    await testImage(engine);
+    await testStack(engine);
+  } finally {
+    // podman keeps its build cache in the images' layers: untagged, they still serve the next
+    // build (licensing-service:local, the stack's image, stays). docker's cache is apart.
+    for (const image of [`${IMAGE}-build-stage`, IMAGE]) {
+      await run(engine.name, engine.name === 'podman' ? ['untag', image, image] : ['rmi', image], { allowFailure: true });
+    }
+  }
+  say('container tests passed');
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
