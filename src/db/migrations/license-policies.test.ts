@@ -34,7 +34,7 @@ describe.each(DIALECTS)('migration to license policies (%s)', (dialect) => {
       expect(Number(l.expiry_set_at)).toBeGreaterThanOrEqual(now);
     }
     // L1 expired before the upgrade: its expiry is not one the clock passed afterwards
-    expect(Number(licenses[0].expires_at)).toBeLessThan(Number(licenses[0].expiry_set_at));
+    expect(Number(licenses[0]!.expires_at)).toBeLessThan(Number(licenses[0]!.expiry_set_at));
     await migrateTo(db, BEFORE);
     const columns = Object.keys((await db.selectFrom('licenses').selectAll().executeTakeFirstOrThrow()) as object);
     expect(columns).not.toContain('expiry_basis');
