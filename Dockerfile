@@ -15,13 +15,12 @@ COPY src ./src
 COPY portal ./portal
 RUN npm run build
 
-# 2. Production dependencies only.
-FROM node:24-bookworm-slim AS deps
-WORKDIR /app
-COPY package.json package-lock.json .npmrc ./
-# better-sqlite3 carries its C sources and binaries for 8 platforms: only this one's stays.
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force \
- && cd node_modules/better-sqlite3 && rm -rf deps src binding.gyp \
+# 2. Production dependencies only: stage 1's node_modules without the dev ones (no second
+# install). better-sqlite3 carries its C sources and binaries for 8 platforms: only this
+# one's stays.
+FROM build AS deps
+RUN npm prune --omit=dev --no-audit --no-fund \
+ && cd node_modules/better-sqlite3 && rm -rf deps src binding.gyp build \
  && find prebuilds -type f ! -name "$(node -p 'process.platform + "-" + process.arch').node" -delete \
  && node -e 'new (require("better-sqlite3"))(":memory:").prepare("select 1").get()'
 

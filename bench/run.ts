@@ -7,6 +7,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import autocannon from 'autocannon';
 import { benchDatabase } from './database.js';
+import { clearRules, RULE_COUNT, seedRules } from './leak-defence.js';
 import { startServer, type Server } from './processes.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -151,6 +152,20 @@ const BOUND_ROW = 'validate: IP and HWID already bound';
 const SIGNED_ROW = 'validate: bound, signed (nonce)';
 const SUBSCRIBED_ROW = 'validate: bound, 1 endpoint subscribed';
 const POLICY_ROW = 'validate: bound, features+grace+trial';
+const LEAK_ROW = 'validate: bound, 10k rules + sharing alert';
+
+/** A bound license of a product with a sharing alert: the leak-defence row validates it once the rules are in. */
+async function leakDefenceScenario(seed: Seed): Promise<Scenario> {
+  const product = await seed.api('/products', {
+    name: 'Bench shared product', productType: 'software', price: 1, requiresLicense: true, isSubscription: false,
+    sharingAlert: { distinctIps: 50, distinctHwids: 50, windowHours: 24 },
+  });
+  const customer = await seed.api('/customers', { name: 'Bench sharer', email: 'sharer@example.com' });
+  const license = await seed.api('/licenses', { productId: product.id, customerId: customer.id, maxIps: 1, maxHwids: 1 });
+  const body = JSON.stringify({ licenseId: license.id, productId: product.id, hwid: 'HWID-BOUND' });
+  await seed.api('/licenses/validate', JSON.parse(body));
+  return { name: LEAK_ROW, path: '/licenses/validate', body, expect: { status: 200, body: '{"valid":true}' } };
+}
 
 /** CPU time of one receipt signature (node:crypto Ed25519, synchronous on the event loop). */
 function signatureMicros(): number {
@@ -190,6 +205,11 @@ function report(rows: Measurement[], databaseLabel: string): void {
   }
   const bound = rows.find((row) => row.name === BOUND_ROW);
   const signed = rows.find((row) => row.name === SIGNED_ROW);
+  const leak = rows.find((row) => row.name === LEAK_ROW);
+  if (bound && leak) {
+    const share = leak.rps / bound.rps;
+    console.log(`\nbound with ${RULE_COUNT} blocklist rules and a sharing alert vs bound with neither: ${Math.round(share * 100)}% of the req/s (target >= 90%: ${share >= 0.9 ? 'met' : 'NOT met'})`);
+  }
   if (bound && signed) {
     console.log(`\nbound, signed vs bound, unsigned: ${Math.round((signed.rps / bound.rps) * 100)}% of the req/s`);
     console.log(`one Ed25519 receipt signature: ${signatureMicros().toFixed(1)} µs of event-loop time`);
@@ -232,6 +252,7 @@ async function main(): Promise<void> {
     // All servers stay up (an idle one costs nothing) and the rounds interleave, so a
     // slow moment of the machine hits every scenario alike instead of one.
     const bound = scenarios.find(([, s]) => s.name === BOUND_ROW)![1];
+    const leak = await leakDefenceScenario(seed);
     const runs: Measurement[][] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const results: Measurement[] = [];
@@ -239,6 +260,14 @@ async function main(): Promise<void> {
       if (second) results.push(await measureSpread([service, second], bound, 'validate: bound, 2 instances (sum)'));
       runs.push(results);
     }
+    // Then, as they change what every validation consults: 10,000 blocklist rules (none
+    // matching) in every instance's index, and the license of a product with a sharing
+    // alert, bound; measured once per round, compared with the bound row above (neither).
+    await seedRules(database.url);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // each instance polls the rules' version every 100 ms, then reloads 10,000 rows
+    for (const round of runs) round.push(await measure(service, leak));
+    await clearRules(database.url);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     // Last, as it changes the service's state: the bound row again with an endpoint
     // subscribed to validation events (each validation queues one, the worker delivers it
     // to the bare server meanwhile): the cost of events on the hot path.

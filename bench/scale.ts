@@ -4,7 +4,8 @@
 // and a last page of GET /licenses?limit=100, one unpaged GET /licenses (time, bytes, the
 // server's RSS growth), GET /licenses/stats, bound validations at BENCH_CONNECTIONS (50)
 // for BENCH_DURATION seconds (5), and validations at 500/s (autocannon) while one unpaged
-// GET /licenses is sent. SQLite, or PostgreSQL with BENCH_DATABASE_URL.
+// GET /licenses is sent (BENCH_PARTS=unpaged: the reads only). SQLite, or PostgreSQL with
+// BENCH_DATABASE_URL.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
@@ -17,6 +18,8 @@ const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Nu
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
+/** BENCH_PARTS=unpaged: only the reads (pages, stats, one unpaged list), no validation load. */
+const ONLY_UNPAGED = process.env.BENCH_PARTS === 'unpaged';
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -148,6 +151,9 @@ async function measureSize(size: number): Promise<Row> {
     const pageLast = await timeGet(server, token, `/licenses?limit=100&offset=${total - 100}`);
     const stats = await timeGet(server, token, '/licenses/stats');
     const list = await unpaged(server, token);
+    if (ONLY_UNPAGED) {
+      return { size, pageFirst, pageLast, unpaged: list, stats, bound: { rps: 0, p99: 0 }, during: { p50: 0, p99: 0, count: 0, failed: 0 } };
+    }
     const options = { url: `${server.url}/licenses/validate`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: CONNECTIONS };
     await autocannon({ ...options, duration: 2 });
     const result = await autocannon({ ...options, duration: DURATION });

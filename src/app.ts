@@ -40,6 +40,10 @@ import { signingRoutes } from './modules/signing/signing.routes.js';
 import { licenseFileRoutes } from './modules/licenses/license-file.routes.js';
 import { startWebhooks } from './modules/webhooks/webhooks.plugin.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { startBlocklist } from './modules/blocklist/blocklist.plugin.js';
+import { blocklistRoutes } from './modules/blocklist/blocklist.routes.js';
+import { startSharingDetection } from './modules/sharing/sharing.plugin.js';
+import { sharingRoutes } from './modules/sharing/sharing.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -120,6 +124,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('longSnapshot', storage.longSnapshot);
   app.decorate('generatedAdmin', await ensureMasterAdmin(db, config.masterAdmin, app.log));
   await startWebhooks(app);
+  await startBlocklist(app);
+  await startSharingDetection(app);
 
   registerSecurityHeaders(app);
   registerValidation(app);
@@ -156,6 +162,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(marketplaceRoutes);
   await app.register(polymartRoutes);
   await app.register(webhooksRoutes);
+  await app.register(blocklistRoutes);
+  await app.register(sharingRoutes);
   await registerPortal(app);
 
   return app;

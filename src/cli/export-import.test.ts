@@ -76,7 +76,10 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     expect(apiToken.status).toBe(201);
     const signedOut = (await t.req('POST', '/auth/login', { body: ADMIN })).json.token;
     expect((await t.req('POST', '/auth/logout', { token: signedOut })).status).toBe(204);
-    const product = await createProduct(t, { marketplaceResourceId: `res-${Date.now()}`, polymartProductId: `pm-${Date.now()}`, price: 12.5 });
+    // A sharing alert: the validations below record the license's sightings.
+    const product = await createProduct(t, {
+      marketplaceResourceId: `res-${Date.now()}`, polymartProductId: `pm-${Date.now()}`, price: 12.5, sharingAlert: { distinctHwids: 5, windowHours: 24 },
+    });
     const license = await newLicense(t, { productId: product.id, maxHwids: 1, maxIps: 2 });
     for (const hwid of ['HW-1', 'HW-1', 'HW-2']) {
       await t.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: product.id, hwid } });
@@ -87,6 +90,8 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     expect(selfRelease.json.releasedHwids).toEqual(['HW-1']);
     await t.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: product.id, hwid: 'HW-1' } }); // bound again
     await createOrder(t, { licenseIds: [license.id] });
+    const rule = await t.admin('POST', '/blocklist', { body: { type: 'hwid', value: 'HW-9', licenseId: license.id, mode: 'flag', note: 'export' } });
+    expect(rule.status).toBe(201);
     const webhook = await t.req('POST', '/marketplace', {
       form: { secret: 'test-marketplace-secret', user_id: '4242', resource_id: (await t.admin('GET', `/products/${product.id}`)).json.marketplaceResourceId, marketplace: 'true' },
     });

@@ -36,10 +36,13 @@ export const TABLES: TableSpec[] = [
   { name: 'license_expiry_notices', orderBy: ['license_id', 'expires_at'] },
   { name: 'license_expired_notices', orderBy: ['license_id', 'expires_at'] }, // licenses.expired sent once, also after a move
   { name: 'polymart_nonces', orderBy: ['nonce'] }, // redelivered Polymart webhooks stay answered as before
+  { name: 'blocklist_rules', orderBy: ['id'] }, // hits included
+  { name: 'license_sightings', orderBy: ['license_id', 'kind', 'value'] }, // the sharing detector's window
 ];
 
 /**
  * Tables the database keeps itself (triggers on validation_attempts fill the hourly
- * counters): not exported, rebuilt as the attempts are imported.
+ * counters; the blocklist's version row is made by its migration and only signals
+ * changes): not exported, rebuilt as the attempts are imported.
  */
-export const DERIVED_TABLES = ['validation_counts_by_hour'];
+export const DERIVED_TABLES = ['validation_counts_by_hour', 'blocklist_version'];

@@ -121,6 +121,8 @@ export interface ProductsTable {
   slot_timeout_minutes: number | null;
   /** default for new licenses; null: self-service release is off */
   self_release_limit: number | null;
+  /** JSON SharingAlert; null: off */
+  sharing_alert: string | null;
   /** License policies (DECISIONS.md), the defaults of new licenses: fixed | creation | firstValidation */
   expiry_basis: Generated<string>;
   valid_for_days: number | null;
@@ -147,6 +149,10 @@ export interface LicensesTable {
   revoked_reason: string | null;
   /** the expiry the revocation replaced, put back by a reinstatement (null: perpetual) */
   revoked_previous_expires_at: number | null;
+  /** JSON SharingAlert; null: the product's */
+  sharing_alert: string | null;
+  /** set when the sharing detector fired, until staff clear it */
+  sharing_suspected_at: number | null;
   /** fixed | creation | firstValidation */
   expiry_basis: Generated<string>;
   valid_for_days: number | null;
@@ -221,6 +227,8 @@ export interface OrdersTable {
   customer_id: string;
   total_amount: number;
   created_at: number;
+  /** when the purchase was refunded (marketplace refund, chargeback, or staff); null while it stands */
+  refunded_at: number | null;
 }
 
 export interface OrderProductsTable {
@@ -331,6 +339,40 @@ export interface PolymartNoncesTable {
   received_at: number;
 }
 
+/** A blocklist rule (modules/blocklist). */
+export interface BlocklistRulesTable {
+  id: string;
+  type: string;
+  value: string;
+  /** '' (everything), 'product:<id>' or 'license:<id>' */
+  scope: string;
+  product_id: string | null;
+  license_id: string | null;
+  mode: string;
+  expires_at: number | null;
+  note: string | null;
+  hits: number;
+  last_hit_at: number | null;
+  last_event_at: number | null;
+  created_at: number;
+  created_by: string;
+  updated_at: number;
+}
+
+/** One row (id 1): bumped by every rule change, polled by every instance. */
+export interface BlocklistVersionTable {
+  id: number;
+  version: number;
+}
+
+/** A distinct IP or HWID a license was presented from, and when last (to the minute). */
+export interface LicenseSightingsTable {
+  license_id: string;
+  kind: string;
+  value: string;
+  last_seen_at: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   staff: StaffTable;
@@ -360,4 +402,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   license_expiry_notices: LicenseExpiryNoticesTable;
   polymart_nonces: PolymartNoncesTable;
+  blocklist_rules: BlocklistRulesTable;
+  blocklist_version: BlocklistVersionTable;
+  license_sightings: LicenseSightingsTable;
 }

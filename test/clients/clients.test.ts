@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, createProduct } from '../helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -55,6 +56,22 @@ function withPayload(jws: string, edit: (payload: Record<string, unknown>) => vo
   const payload = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
   edit(payload);
   return `${h}.${b64(payload)}.${s}`;
+}
+
+/** A signing key of the test's own, published as a JWK Set file, and a signer for receipts and license files. */
+function ownKey(dir: string, name: string): { keysFile: string; jws(payload: unknown, typ?: string): string } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const { x } = publicKey.export({ format: 'jwk' }) as { x: string };
+  const kid = `test-${name}`;
+  const keysFile = join(dir, `${name}-jwks.json`);
+  writeFileSync(keysFile, JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' }] }));
+  return {
+    keysFile,
+    jws: (payload, typ = 'validation-receipt') => {
+      const input = `${b64({ alg: 'EdDSA', kid, typ })}.${b64(payload)}`;
+      return `${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}`;
+    },
+  };
 }
 
 const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -244,22 +261,91 @@ for (const client of CLIENTS) {
       expect((await verify('not a license file', license.productId)).stdout).toBe('INVALID MALFORMED');
     });
 
-    it('release: RELEASED frees the machine for another, NOT_BOUND when it was not bound, INVALID with the reason otherwise', async () => {
-      const license = await newLicense(t, { maxHwids: 1, selfReleaseLimit: 1 });
+    it('release: RELEASED frees the machine for another, NOT_BOUND when it was not bound, INVALID with the reason otherwise; says releases left, which limit and when it frees', async () => {
+      const license = await newLicense(t, { maxHwids: 1, selfReleaseLimit: 2 });
       const release = (hwid: string, over: Partial<{ id: string; productId: string }> = {}, url = t.baseUrl) =>
         runCli(client.command, ['release', '--url', url, '--license', over.id ?? license.id, '--product', over.productId ?? license.productId, '--hwid', hwid]);
       expect((await validate(t.baseUrl, license, 'old-host', cacheFile())).stdout).toBe('VALID');
       expect((await validate(t.baseUrl, license, 'new-host', cacheFile())).stdout).toBe('INVALID REJECTED');
-      expect(await release('never-bound')).toMatchObject({ code: 0, stdout: 'NOT_BOUND' });
-      expect(await release('old-host')).toMatchObject({ code: 0, stdout: 'RELEASED' });
+      expect(await release('never-bound')).toMatchObject({ code: 0, stdout: 'NOT_BOUND; 2 self-releases left in the rolling 30 days' });
+      expect(await release('old-host')).toMatchObject({ code: 0, stdout: 'RELEASED; 1 self-release left in the rolling 30 days' });
       expect((await validate(t.baseUrl, license, 'new-host', cacheFile())).stdout).toBe('VALID');
-      expect(await release('new-host')).toMatchObject({ code: 1, stdout: 'INVALID RATE_LIMITED' });
+      expect(await release('new-host')).toMatchObject({ code: 0, stdout: 'RELEASED; 0 self-releases left in the rolling 30 days' });
+      expect((await validate(t.baseUrl, license, 'third-host', cacheFile())).stdout).toBe('VALID');
+      const before = Date.now();
+      const limited = await release('third-host');
+      expect(limited.code).toBe(1);
+      const match = /^INVALID RATE_LIMITED Self-service release limit reached: 2 per 30 days; try again after (\S+) \(in 30 days\)$/.exec(limited.stdout);
+      expect(match, limited.stdout).not.toBeNull();
+      const frees = Date.parse(match![1]!);
+      expect(frees).toBeGreaterThan(before + 29 * 86_400_000); // the oldest counted release turns 30 days old
+      expect(frees).toBeLessThan(Date.now() + 30 * 86_400_000 + 1000);
       expect(await release('new-host', { productId: 'other' })).toMatchObject({ code: 1, stdout: 'INVALID NOT_FOUND' });
       const off = await newLicense(t);
       expect(await release('x', off)).toMatchObject({ code: 1, stdout: 'INVALID NOT_ENABLED' });
       expect(await release('x', {}, 'http://127.0.0.1:1')).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
       expect((await runCli(client.command, ['release', '--url', t.baseUrl, '--license', license.id])).code).toBe(2);
+    }, 120_000);
+
+    it('release: a bare 429 from the request limiter names that limit and its wait', async () => {
+      const fake = await fakeServer((_body, res) => {
+        res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '42' });
+        res.end('Too Many Requests');
+      });
+      try {
+        const limited = await runCli(client.command, ['release', '--url', fake.url, '--license', 'L', '--product', 'P', '--hwid', 'H']);
+        expect(limited.code).toBe(1);
+        expect(limited.stdout).toMatch(/^INVALID RATE_LIMITED Too many requests from this address; try again after \S+Z \(in 42 seconds\)$/);
+      } finally {
+        await fake.close();
+      }
     });
+
+    it('policy fields in receipts signed by a pinned key: VALID GRACE <end>, INVALID REJECTED <REASON>, older receipts unchanged', async () => {
+      const key = ownKey(dir, `policy-${(n += 1)}`);
+      const license = { id: 'L-policy', productId: 'P-policy' };
+      let extra: Record<string, unknown> = {};
+      let valid = true;
+      const fake = await fakeServer((body, res) => {
+        const receipt = key.jws({ ...body, ip: '127.0.0.1', valid, timestampEpochMillis: Date.now(), ...extra });
+        sendJson(res, 200, { valid, ...(typeof extra.reason === 'string' ? { reason: extra.reason } : {}) }, { 'validation-receipt': receipt });
+      });
+      try {
+        const graceEnd = Date.UTC(2031, 0, 2, 3, 4, 5, 6);
+        extra = { expiresAtEpochMillis: Date.now() - 1000, graceEndsAtEpochMillis: graceEnd, features: { pro: true }, slotTimeoutMinutes: 30, reason: 'GRACE' };
+        const cache = cacheFile();
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, stdout: 'VALID GRACE 2031-01-02T03:04:05.006Z' });
+        extra = { expiresAtEpochMillis: null, graceEndsAtEpochMillis: null, features: {}, slotTimeoutMinutes: null, reason: 'VALID' };
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, stdout: 'VALID' });
+        extra = {};
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, stdout: 'VALID' });
+        valid = false;
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
+        extra = { reason: 'HWID_LIMIT_REACHED', features: {} };
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 1, stdout: 'INVALID REJECTED HWID_LIMIT_REACHED' });
+        extra = { reason: 'lower case or\nanother line' };
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
+      } finally {
+        await fake.close();
+      }
+    }, 120_000);
+
+    it('verify-file: VALID GRACE <end> for a file issued in grace, on a bound machine only, until the grace ends', async () => {
+      const key = ownKey(dir, `file-${(n += 1)}`);
+      const now = Date.now();
+      const payload = { licenseId: 'L', productId: 'P', customerId: 'C', maxIps: null, maxHwids: 2, usedIps: [], usedHwids: ['HW-1'], issuedAtEpochMillis: now, validUntilEpochMillis: now + 86_400_000 };
+      const verify = async (claims: Record<string, unknown>, hwid: string) => {
+        const file = join(dir, `grace-${(n += 1)}.lic`);
+        writeFileSync(file, key.jws({ ...payload, ...claims }, 'license-file'));
+        return runCli(client.command, ['verify-file', '--keys', key.keysFile, '--license-file', file, '--product', 'P', '--hwid', hwid]);
+      };
+      const graceEnd = now + 3 * 86_400_000;
+      const grace = { expiresAtEpochMillis: now - 1000, graceEndsAtEpochMillis: graceEnd, features: { pro: true } };
+      expect(await verify(grace, 'HW-1')).toMatchObject({ code: 0, stdout: `VALID GRACE ${new Date(graceEnd).toISOString()}` });
+      expect(await verify(grace, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID HWID_NOT_ALLOWED' });
+      expect(await verify({ ...grace, graceEndsAtEpochMillis: now - 1 }, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID EXPIRED' });
+      expect(await verify({ expiresAtEpochMillis: now + 86_400_000, graceEndsAtEpochMillis: null, features: { pro: true } }, 'HW-2')).toMatchObject({ code: 0, stdout: 'VALID' });
+    }, 120_000);
 
     it('machine-id: one id per file, the same on every run and for racing first runs, mode 0600, LICENSE_MACHINE_ID wins', async () => {
       const file = join(dir, `ids-${(n += 1)}`, 'machine-id');
@@ -290,6 +376,118 @@ for (const client of CLIENTS) {
       expect((await runCli(client.command, [...full, '--grace-hours', '-1'])).code).toBe(2);
       expect((await runCli(client.command, [...full.slice(0, 9), join(dir, 'missing.json'), ...full.slice(10)])).code).toBe(2);
     });
+  });
+}
+
+// License policies against the real service (DECISIONS.md "License policies"): the CLIs'
+// VALID GRACE and INVALID REJECTED <REASON> lines, and both libraries' features online,
+// offline from the cache and from a license file.
+for (const client of CLIENTS) {
+  describe.each(DIALECTS)(`${client.name} client with license policies (%s)`, (dialect) => {
+    let t: TestApp;
+    let dir: string;
+    let keysFile: string;
+    let n = 0;
+    beforeAll(async () => {
+      t = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '100000' });
+      dir = mkdtempSync(join(tmpdir(), `license-client-policies-${client.name}-`));
+      keysFile = join(dir, 'jwks.json');
+      writeFileSync(keysFile, (await t.req('GET', '/.well-known/jwks.json')).text);
+    });
+    afterAll(async () => {
+      await t?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const validate = (license: { id: string; productId: string }, hwid: string) =>
+      runCli(client.command, ['validate', '--url', t.baseUrl, '--license', license.id, '--product', license.productId, '--hwid', hwid, '--keys', keysFile, '--cache', join(dir, `cache-${(n += 1)}.json`)]);
+    const issueFile = async (licenseId: string) => {
+      const res = await t.admin('POST', `/licenses/${licenseId}/license-file`, { body: { validForDays: 10 } });
+      expect(res.status).toBe(200);
+      const file = join(dir, `file-${(n += 1)}.lic`);
+      writeFileSync(file, res.json.licenseFile as string);
+      return file;
+    };
+    const verifyFile = (file: string, productId: string, hwid: string) =>
+      runCli(client.command, ['verify-file', '--keys', keysFile, '--license-file', file, '--product', productId, '--hwid', hwid]);
+
+    it('prints INVALID REJECTED <REASON> where the product reveals reasons, and the bare line where it does not', async () => {
+      const revealing = await createProduct(t, { revealReasons: true });
+      const license = await newLicense(t, { productId: revealing.id, maxHwids: 1 });
+      expect(await validate(license, 'HW-1')).toMatchObject({ code: 0, stdout: 'VALID' });
+      expect(await validate(license, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED HWID_LIMIT_REACHED' });
+      expect(await validate({ ...license, productId: (await createProduct(t)).id }, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED PRODUCT_MISMATCH' });
+      expect((await t.admin('POST', `/licenses/${license.id}/revoke`, { body: { reason: 'refund' } })).status).toBe(200);
+      expect(await validate(license, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED REVOKED' });
+      const quiet = await newLicense(t, { maxHwids: 1 });
+      expect((await validate(quiet, 'HW-1')).stdout).toBe('VALID');
+      expect(await validate(quiet, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
+      const hidden = await newLicense(t, { productId: revealing.id, maxHwids: 1, revealReasons: false }); // the license's own setting wins
+      expect((await validate(hidden, 'HW-1')).stdout).toBe('VALID');
+      expect(await validate(hidden, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
+    }, 120_000);
+
+    it('prints VALID GRACE <grace end> for a bound machine in grace, INVALID REJECTED EXPIRED for a new one; the license file agrees', async () => {
+      const product = await createProduct(t, { revealReasons: true });
+      const license = await newLicense(t, { productId: product.id, graceDays: 3, expiresAtEpochMillis: Date.now() + 86_400_000 });
+      expect((await validate(license, 'HW-1')).stdout).toBe('VALID');
+      const expiredAt = Date.now() - 60_000;
+      expect((await t.admin('PATCH', `/licenses/${license.id}`, { body: { expiresAtEpochMillis: expiredAt } })).status).toBe(200);
+      const graceEnd = new Date(expiredAt + 3 * 86_400_000).toISOString();
+      expect(await validate(license, 'HW-1')).toMatchObject({ code: 0, stdout: `VALID GRACE ${graceEnd}` });
+      expect(await validate(license, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED EXPIRED' });
+      const file = await issueFile(license.id);
+      expect(await verifyFile(file, license.productId, 'HW-1')).toMatchObject({ code: 0, stdout: `VALID GRACE ${graceEnd}` });
+      expect(await verifyFile(file, license.productId, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID HWID_NOT_ALLOWED' });
+      // Past the grace: expired everywhere.
+      expect((await t.admin('PATCH', `/licenses/${license.id}`, { body: { expiresAtEpochMillis: Date.now() - 4 * 86_400_000 } })).status).toBe(200);
+      expect(await validate(license, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED EXPIRED' });
+      expect(await verifyFile(await issueFile(license.id), license.productId, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID EXPIRED' });
+    }, 120_000);
+
+    it('the library exposes the effective features online, offline from the cache and from a license file', async () => {
+      const product = await createProduct(t, { features: { pro: true, seats: 5, tier: 'gold' }, revealReasons: true });
+      const license = await newLicense(t, { productId: product.id, slotTimeoutMinutes: 30, features: { seats: 10, tier: null } });
+      const cache = join(dir, `lib-cache-${(n += 1)}.json`);
+      const file = await issueFile(license.id);
+      if (client.name === 'java') {
+        const { stdout, stderr } = await promisify(execFile)('java', ['-cp', 'clients/java/build/license-client.jar', 'test/clients/java/PolicyCheck.java', t.baseUrl, keysFile, cache, license.id, license.productId, 'HW-F', file], { timeout: 90_000 });
+        expect(stderr).toBe('');
+        expect(stdout.trim().split('\n')).toEqual([
+          'validate VALID features {pro=true, seats=10} pro true slot 30 reason VALID',
+          'offline VALID_OFFLINE features {pro=true, seats=10} seats 10',
+          'file VALID features {pro=true, seats=10} slot 30',
+        ]);
+        return;
+      }
+      const { LicenseClient, verifyLicenseFile } = (await import(join(process.cwd(), 'clients/typescript/dist/index.js'))) as typeof import('../../clients/typescript/src/index.js');
+      const jwks = JSON.parse(readFileSync(keysFile, 'utf8')) as import('../../clients/typescript/src/index.js').JwkSet;
+      const request = { licenseId: license.id, productId: license.productId, hwid: 'HW-F' };
+      const online = new LicenseClient({ url: t.baseUrl, jwks, cacheFile: cache });
+      const result = await online.validate(request);
+      expect(result.status).toBe('VALID');
+      expect(online.features).toEqual({ pro: true, seats: 10 });
+      expect(online.feature('pro')).toBe(true);
+      expect(result.status !== 'INVALID' && result.terms).toMatchObject({ slotTimeoutMinutes: 30, reason: 'VALID', graceEndsAtEpochMillis: null, expiresAtEpochMillis: null });
+      const offline = new LicenseClient({ url: 'http://127.0.0.1:1', jwks, cacheFile: cache });
+      expect((await offline.validateOffline(request)).status).toBe('VALID_OFFLINE');
+      expect(offline.feature('seats')).toBe(10);
+      expect(offline.feature('tier')).toBeUndefined();
+      const checked = verifyLicenseFile(readFileSync(file, 'utf8'), { jwks, productId: license.productId, hwid: 'HW-F' });
+      expect(checked.valid && checked.terms.features).toEqual({ pro: true, seats: 10 });
+      expect(checked.valid && checked.terms.slotTimeoutMinutes).toBe(30);
+
+      // keepAlive holds the seat (each round refreshes the binding) and frees it on stop.
+      const seatLicense = await newLicense(t, { productId: product.id, maxHwids: 1, slotTimeoutMinutes: 1, selfReleaseLimit: 5 });
+      const seen: string[] = [];
+      const seat = online.keepAlive({ licenseId: seatLicense.id, productId: seatLicense.productId, hwid: 'HW-SEAT' }, { intervalMs: 1_000, onResult: (r) => seen.push(r.status) });
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect((await t.admin('GET', `/licenses/${seatLicense.id}`)).json.usedHwids).toEqual(['HW-SEAT']);
+      const released = await seat.stop();
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(seen)).toEqual(new Set(['VALID']));
+      expect(released).toMatchObject({ status: 'RELEASED', releasedHwids: ['HW-SEAT'], selfReleasesLeft: 4 });
+      expect((await t.admin('GET', `/licenses/${seatLicense.id}`)).json.usedHwids).toEqual([]);
+    }, 120_000);
   });
 }
 

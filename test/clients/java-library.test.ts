@@ -2,6 +2,8 @@
 // thread with the blocking call's result, the cache is written 0600, and a cache that
 // cannot be written is logged through System.Logger while the answer stays VALID.
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 const run = promisify(execFile);
 const JAR = 'clients/java/build/license-client.jar';
 const CHECK = 'test/clients/java/LibraryCheck.java';
+const TERMS_CHECK = 'test/clients/java/TermsCheck.java';
 
 describe('Java library', () => {
   let t: TestApp;
@@ -50,4 +53,73 @@ describe('Java library', () => {
     expect(stdout).toContain('blocking VALID');
     expect(stderr).toMatch(/WARNING: cannot write license cache .*a-directory; offline grace unavailable/);
   });
+});
+
+// The policy fields (DECISIONS.md "License policies") in receipts signed by a key of the
+// test's own: features and feature(code) online and offline, grace, a revealed reason, an
+// older receipt, keepAlive's interval, rounds and release on stop.
+describe('Java library: signed license terms', () => {
+  it('reads features, grace, reason and slot timeout; keeps a seat alive and frees it on stop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'java-terms-'));
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const { x } = publicKey.export({ format: 'jwk' }) as { x: string };
+    const keys = join(dir, 'jwks.json');
+    writeFileSync(keys, JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x, kid: 'terms', alg: 'EdDSA', use: 'sig' }] }));
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const graceEnd = Date.UTC(2031, 0, 2, 3, 4, 5, 6);
+    const byHwid: Record<string, { valid: boolean; extra: Record<string, unknown> }> = {
+      features: { valid: true, extra: { expiresAtEpochMillis: Date.now() + 86_400_000, graceEndsAtEpochMillis: null, features: { pro: true, seats: 5, tier: 'gold' }, slotTimeoutMinutes: 30, reason: 'VALID' } },
+      grace: { valid: true, extra: { expiresAtEpochMillis: Date.now() - 1000, graceEndsAtEpochMillis: graceEnd, features: {}, slotTimeoutMinutes: null, reason: 'GRACE' } },
+      rejected: { valid: false, extra: { reason: 'HWID_LIMIT_REACHED' } },
+      old: { valid: true, extra: {} },
+      seat: { valid: true, extra: { slotTimeoutMinutes: 60 } },
+    };
+    const releases: unknown[] = [];
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        const body = JSON.parse(text) as Record<string, string>;
+        if (req.url === '/licenses/release') {
+          releases.push(body);
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ releasedIps: [], releasedHwids: [body.hwid], selfReleasesLeft: 1 }));
+          return;
+        }
+        const { valid, extra } = byHwid[body.hwid!]!;
+        const input = `${b64({ alg: 'EdDSA', kid: 'terms', typ: 'validation-receipt' })}.${b64({ ...body, ip: '127.0.0.1', valid, timestampEpochMillis: Date.now(), ...extra })}`;
+        res.writeHead(200, { 'content-type': 'application/json', 'validation-receipt': `${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}` });
+        res.end(JSON.stringify({ valid }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const { stdout, stderr } = await run('java', ['-cp', JAR, TERMS_CHECK, url, keys, join(dir, 'cache.json')], { timeout: 90_000 });
+      expect(stderr).toBe('');
+      const lines = stdout.trim().split('\n');
+      expect(lines.slice(0, 10)).toEqual([
+        'before {}',
+        'validate VALID',
+        'features {pro=true, seats=5, tier=gold}',
+        'seats 5 pro true missing false',
+        'slot 30 expires true grace false reason VALID',
+        'interval 600000',
+        'offline VALID_OFFLINE pro true tier gold',
+        'grace VALID GRACE 2031-01-02T03:04:05.006Z',
+        'rejected INVALID REJECTED HWID_LIMIT_REACHED serverReason HWID_LIMIT_REACHED pro false',
+        'old VALID features {} slot false',
+      ]);
+      const rounds = /^keepAlive rounds (\d+) after-stop 0 first VALID@license-keep-alive$/.exec(lines[10]!);
+      expect(rounds, lines[10]).not.toBeNull();
+      expect(Number(rounds![1])).toBeGreaterThanOrEqual(2);
+      expect(Number(rounds![1])).toBeLessThanOrEqual(5); // a second apart at least: not hammering
+      expect(lines[11]).toBe('stop RELEASED; 1 self-release left in the rolling 30 days');
+      expect(releases).toEqual([{ licenseId: 'L', productId: 'P', hwid: 'seat' }]);
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

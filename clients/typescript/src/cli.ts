@@ -5,7 +5,8 @@ import { LicenseClient } from './client.js';
 import type { JwkSet } from './jws.js';
 import { verifyLicenseFile } from './license-file.js';
 import { machineId } from './machine-id.js';
-import { releaseMachine } from './release.js';
+import { describeRelease, releaseMachine } from './release.js';
+import type { ValidationResult } from './client.js';
 
 const USAGE = `usage:
   license-client validate --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE --cache FILE [--grace-hours H]
@@ -43,6 +44,13 @@ function readKeys(path: string): JwkSet {
   }
 }
 
+/** VALID, VALID GRACE <grace end>, VALID_OFFLINE, INVALID <why>, INVALID REJECTED <the service's reason where revealed>. */
+function validationLine(result: ValidationResult): string {
+  if (result.status === 'INVALID') return result.serverReason === undefined ? `INVALID ${result.reason}` : `INVALID REJECTED ${result.serverReason}`;
+  const grace = result.terms.graceEndsAtEpochMillis;
+  return result.status === 'VALID' && grace !== null ? `VALID GRACE ${new Date(grace).toISOString()}` : result.status;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'validate') {
@@ -57,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
       throw err instanceof UsageError ? err : new UsageError((err as Error).message);
     }
     const result = await client.validate({ licenseId: a.license!, productId: a.product!, hwid: a.hwid! });
-    console.log(result.status === 'INVALID' ? `INVALID ${result.reason}` : result.status);
+    console.log(validationLine(result));
     return result.status === 'INVALID' ? 1 : 0;
   }
   if (command === 'verify-file') {
@@ -70,7 +78,8 @@ async function main(argv: string[]): Promise<number> {
     } catch (err) {
       throw err instanceof UsageError ? err : new UsageError((err as Error).message);
     }
-    console.log(result.valid ? 'VALID' : `INVALID ${result.reason}`);
+    const grace = result.valid ? result.inGraceUntilEpochMillis : null;
+    console.log(result.valid ? (grace === null ? 'VALID' : `VALID GRACE ${new Date(grace).toISOString()}`) : `INVALID ${result.reason}`);
     return result.valid ? 0 : 1;
   }
   if (command === 'release') {
@@ -81,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`--url ${a.url} is not a URL`);
     }
     const result = await releaseMachine(a.url!, { licenseId: a.license!, productId: a.product!, hwid: a.hwid! });
-    console.log(result.status === 'INVALID' ? `INVALID ${result.reason}` : result.status);
+    console.log(describeRelease(result));
     return result.status === 'INVALID' ? 1 : 0;
   }
   if (command === 'machine-id') {

@@ -5,6 +5,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PinnedKeys, type JwkSet } from './jws.js';
 import { releaseMachine, retryAfter, serviceUrl, type ReleaseRequest, type ReleaseResult } from './release.js';
+import { readTerms, type FeatureValue, type LicenseTerms } from './terms.js';
 
 export interface ReceiptPayload {
   licenseId: string;
@@ -14,11 +15,43 @@ export interface ReceiptPayload {
   ip: string;
   valid: boolean;
   timestampEpochMillis: number;
+  /** Signed by services that know license policies; absent in older receipts. */
+  expiresAtEpochMillis?: number | null;
+  graceEndsAtEpochMillis?: number | null;
+  features?: Record<string, FeatureValue>;
+  slotTimeoutMinutes?: number | null;
+  /** Only where the vendor reveals reasons. */
+  reason?: string;
 }
 
 export type ValidationResult =
-  | { status: 'VALID' | 'VALID_OFFLINE'; receipt: ReceiptPayload }
-  | { status: 'INVALID'; reason: 'REJECTED' | 'UNVERIFIED' | 'UNREACHABLE' | 'RATE_LIMITED'; retryAfterSeconds?: number };
+  | {
+      status: 'VALID' | 'VALID_OFFLINE';
+      receipt: ReceiptPayload;
+      /** Features, expiry, grace end, slot timeout and reason from the signed receipt. */
+      terms: LicenseTerms;
+    }
+  | {
+      status: 'INVALID';
+      reason: 'REJECTED' | 'UNVERIFIED' | 'UNREACHABLE' | 'RATE_LIMITED';
+      retryAfterSeconds?: number;
+      /** REJECTED only, where the vendor reveals reasons: why the service refused (e.g. HWID_LIMIT_REACHED). */
+      serverReason?: string;
+    };
+
+export interface KeepAliveOptions {
+  /** Hears every result (VALID, VALID_OFFLINE, INVALID ...); an exception it throws goes to the logger. */
+  onResult(result: ValidationResult): void;
+  /** The longest wait between validations (default 1 hour); a third of the signed slotTimeoutMinutes when that is shorter. */
+  intervalMs?: number;
+  /** Free this machine's hwid with the service on stop (default true; needs the vendor's selfReleaseLimit). */
+  releaseOnStop?: boolean;
+}
+
+export interface KeepAlive {
+  /** Stops the timer, waits for a validation under way, then frees the machine (unless releaseOnStop is false). */
+  stop(): Promise<ReleaseResult | null>;
+}
 
 export interface LicenseClientOptions {
   /** The licensing service, e.g. https://licensing.example.com */
@@ -42,6 +75,14 @@ export interface ValidateRequest {
 }
 
 const HOUR_MS = 3_600_000;
+const MIN_KEEP_ALIVE_MS = 1_000;
+const NO_TERMS = readTerms({});
+
+/** An answer still counts offline while its license has not expired (or is in grace). Older receipts say nothing: no limit. */
+function licenseStillRuns(terms: LicenseTerms, now: number): boolean {
+  if (terms.expiresAtEpochMillis === null || now < terms.expiresAtEpochMillis) return true;
+  return terms.graceEndsAtEpochMillis !== null && now < terms.graceEndsAtEpochMillis;
+}
 
 export class LicenseClient {
   private readonly keys: PinnedKeys;
@@ -49,6 +90,8 @@ export class LicenseClient {
   private readonly timeoutMs: number;
   /** Until when a 429's Retry-After asks us not to call again. */
   private quietUntil = 0;
+  /** The terms of the last VALID or VALID_OFFLINE answer (none after an INVALID one). */
+  private lastTerms: LicenseTerms = NO_TERMS;
 
   constructor(private readonly options: LicenseClientOptions) {
     this.keys = new PinnedKeys(options.jwks);
@@ -67,7 +110,72 @@ export class LicenseClient {
     return serviceUrl(this.options.url, path);
   }
 
+  /** The effective features of the last VALID or VALID_OFFLINE result ({} before one, or after an INVALID one). */
+  get features(): Readonly<Record<string, FeatureValue>> {
+    return this.lastTerms.features;
+  }
+
+  /** One feature of the last VALID or VALID_OFFLINE result (undefined: not granted). Works offline from the cache. */
+  feature(code: string): FeatureValue | undefined {
+    return this.lastTerms.feature(code);
+  }
+
+  /**
+   * The cached genuine success alone, without asking the service (VALID_OFFLINE within the
+   * grace hours, else INVALID UNREACHABLE): gates features at start-up before the network is up.
+   */
+  async validateOffline(request: ValidateRequest): Promise<ValidationResult> {
+    return this.remember(await this.fallback(request, 'UNREACHABLE'));
+  }
+
   async validate(request: ValidateRequest): Promise<ValidationResult> {
+    return this.remember(await this.ask(request));
+  }
+
+  private remember(result: ValidationResult): ValidationResult {
+    this.lastTerms = result.status === 'INVALID' ? NO_TERMS : result.terms;
+    return result;
+  }
+
+  /**
+   * Keeps a floating seat: validates now, then again at least every third of the signed
+   * slotTimeoutMinutes (or every intervalMs), and reports each result. The timer does not
+   * keep the process alive. stop() frees the machine, so the seat is free for another at once.
+   */
+  keepAlive(request: ValidateRequest, options: KeepAliveOptions): KeepAlive {
+    const longest = Math.max(MIN_KEEP_ALIVE_MS, options.intervalMs ?? HOUR_MS);
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    let running: Promise<void> = Promise.resolve();
+    const round = async () => {
+      const result = await this.validate(request);
+      if (stopped) return;
+      try {
+        options.onResult(result);
+      } catch (err) {
+        this.options.logger?.warn(`keepAlive onResult threw: ${(err as Error).message}`);
+      }
+      const slot = result.status === 'INVALID' ? null : result.terms.slotTimeoutMinutes;
+      let delay = slot === null ? longest : Math.min(longest, Math.max(MIN_KEEP_ALIVE_MS, Math.floor((slot * 60_000) / 3)));
+      if (result.status === 'INVALID' && result.retryAfterSeconds !== undefined) delay = Math.max(delay, result.retryAfterSeconds * 1000);
+      if (stopped) return;
+      timer = setTimeout(() => (running = round()), delay);
+      timer.unref();
+    };
+    running = round();
+    return {
+      stop: async () => {
+        if (stopped) return null;
+        stopped = true;
+        clearTimeout(timer);
+        await running.catch(() => undefined); // a validation under way must not bind the machine after it is freed
+        if (options.releaseOnStop === false) return null;
+        return this.release({ licenseId: request.licenseId, productId: request.productId, hwid: request.hwid });
+      },
+    };
+  }
+
+  private async ask(request: ValidateRequest): Promise<ValidationResult> {
     if (Date.now() < this.quietUntil) return this.fallback(request, 'RATE_LIMITED');
     const nonce = randomBytes(32).toString('base64url');
     let response: Response;
@@ -96,12 +204,13 @@ export class LicenseClient {
     const body = (await response.json().catch(() => null)) as { valid?: unknown } | null;
     const receipt = this.genuineReceipt(response.headers.get('validation-receipt'), request, nonce);
     if (response.status !== 200 || !receipt || body?.valid !== receipt.valid) return this.fallback(request, 'UNVERIFIED');
+    const terms = readTerms(receipt as unknown as Record<string, unknown>);
     if (!receipt.valid) {
       await this.clearCache();
-      return { status: 'INVALID', reason: 'REJECTED' };
+      return terms.reason === null ? { status: 'INVALID', reason: 'REJECTED' } : { status: 'INVALID', reason: 'REJECTED', serverReason: terms.reason };
     }
     await this.writeCache(response.headers.get('validation-receipt')!);
-    return { status: 'VALID', receipt };
+    return { status: 'VALID', receipt, terms };
   }
 
   /** The receipt's payload when it is signed by a pinned key and answers exactly this request. */
@@ -117,7 +226,7 @@ export class LicenseClient {
   /** A cached genuine success for the same request, young enough, else the failure. */
   private async fallback(request: ValidateRequest, reason: 'UNVERIFIED' | 'UNREACHABLE' | 'RATE_LIMITED', retryAfterSeconds?: number): Promise<ValidationResult> {
     const cached = await this.readCache(request);
-    if (cached) return { status: 'VALID_OFFLINE', receipt: cached };
+    if (cached) return { status: 'VALID_OFFLINE', receipt: cached, terms: readTerms(cached as unknown as Record<string, unknown>) };
     return retryAfterSeconds === undefined ? { status: 'INVALID', reason } : { status: 'INVALID', reason, retryAfterSeconds };
   }
 
@@ -132,7 +241,9 @@ export class LicenseClient {
     }
     const payload = typeof jws === 'string' ? this.genuineReceipt(jws, request) : null;
     if (!payload?.valid) return null;
-    const age = Date.now() - payload.timestampEpochMillis;
+    const now = Date.now();
+    const age = now - payload.timestampEpochMillis;
+    if (!licenseStillRuns(readTerms(payload as unknown as Record<string, unknown>), now)) return null; // expired since (and out of grace)
     return age >= 0 - 5 * 60_000 && age < this.graceMs ? payload : null; // 5 min of clock skew tolerated
   }
 

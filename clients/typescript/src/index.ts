@@ -1,6 +1,8 @@
 // @licensing/client: license validation with signed receipts, offline grace and license files.
 export {
   LicenseClient,
+  type KeepAlive,
+  type KeepAliveOptions,
   type LicenseClientOptions,
   type ReceiptPayload,
   type ValidateRequest,
@@ -10,3 +12,4 @@ export { MACHINE_ID_ENV, machineId } from './machine-id.js';
 export { releaseMachine, type ReleaseFailure, type ReleaseRequest, type ReleaseResult } from './release.js';
 export { PinnedKeys, type Jwk, type JwkSet } from './jws.js';
 export { verifyLicenseFile, type LicenseFilePayload, type LicenseFileResult, type VerifyLicenseFileOptions } from './license-file.js';
+export type { FeatureValue, LicenseTerms } from './terms.js';

@@ -1,5 +1,6 @@
 // Offline license files: a signed snapshot of the license, valid until a date.
 import { PinnedKeys, type JwkSet } from './jws.js';
+import { readTerms, type FeatureValue, type LicenseTerms } from './terms.js';
 
 export interface LicenseFilePayload {
   licenseId: string;
@@ -12,10 +13,22 @@ export interface LicenseFilePayload {
   usedHwids: string[];
   issuedAtEpochMillis: number;
   validUntilEpochMillis: number;
+  /** Signed by services that know license policies; absent in older files. */
+  graceEndsAtEpochMillis?: number | null;
+  features?: Record<string, FeatureValue>;
+  slotTimeoutMinutes?: number | null;
+  reason?: string;
 }
 
 export type LicenseFileResult =
-  | { valid: true; license: LicenseFilePayload }
+  | {
+      valid: true;
+      license: LicenseFilePayload;
+      /** Features (feature(code) answers offline), expiry, grace end, slot timeout. */
+      terms: LicenseTerms;
+      /** Set when the license has expired and the file still runs in its grace: when the grace ends. */
+      inGraceUntilEpochMillis: number | null;
+    }
   | { valid: false; reason: 'MALFORMED' | 'BAD_SIGNATURE' | 'PRODUCT_MISMATCH' | 'EXPIRED' | 'FILE_EXPIRED' | 'HWID_NOT_ALLOWED' };
 
 export interface VerifyLicenseFileOptions {
@@ -47,11 +60,17 @@ export function verifyLicenseFile(fileContent: string, options: VerifyLicenseFil
   if (!payload) return { valid: false, reason: 'BAD_SIGNATURE' };
   const now = options.now ?? Date.now();
   if (payload.productId !== options.productId) return { valid: false, reason: 'PRODUCT_MISMATCH' };
-  if (payload.expiresAtEpochMillis !== null && now >= payload.expiresAtEpochMillis) return { valid: false, reason: 'EXPIRED' };
+  const terms = readTerms(payload as unknown as Record<string, unknown>);
+  const expired = payload.expiresAtEpochMillis !== null && now >= payload.expiresAtEpochMillis;
+  // A file issued in grace carries the grace end: it keeps running until then, no longer.
+  const inGrace = expired && terms.graceEndsAtEpochMillis !== null && now < terms.graceEndsAtEpochMillis;
+  if (expired && !inGrace) return { valid: false, reason: 'EXPIRED' };
   if (!(now < payload.validUntilEpochMillis)) return { valid: false, reason: 'FILE_EXPIRED' };
   const used = Array.isArray(payload.usedHwids) ? payload.usedHwids : [];
   if (options.hwid !== undefined && payload.maxHwids !== null && used.length > 0) {
     if (!used.includes(options.hwid) && used.length >= payload.maxHwids) return { valid: false, reason: 'HWID_NOT_ALLOWED' };
   }
-  return { valid: true, license: payload };
+  // In grace only machines already bound run (as the service answers in grace).
+  if (inGrace && options.hwid !== undefined && !used.includes(options.hwid)) return { valid: false, reason: 'HWID_NOT_ALLOWED' };
+  return { valid: true, license: payload, terms, inGraceUntilEpochMillis: inGrace ? terms.graceEndsAtEpochMillis : null };
 }

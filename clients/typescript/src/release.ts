@@ -22,6 +22,9 @@ export type ReleaseResult =
       /** NOT_FOUND: unknown key or product; NOT_ENABLED: the vendor has not allowed it; RATE_LIMITED: limit used up (see retryAfterSeconds) */
       reason: ReleaseFailure;
       retryAfterSeconds?: number;
+      /** RATE_LIMITED: when the service accepts a release again (from Retry-After). */
+      retryAtEpochMillis?: number;
+      /** The service's error, e.g. "Self-service release limit reached: 3 per 30 days". */
       message?: string;
     };
 
@@ -65,7 +68,39 @@ export async function releaseMachine(url: string, request: ReleaseRequest, optio
   });
   if (response.status === 404) return failed('NOT_FOUND');
   if (response.status === 403) return failed('NOT_ENABLED');
-  if (response.status === 429) return failed('RATE_LIMITED', retryAfter(response));
+  if (response.status === 429) {
+    const seconds = retryAfter(response);
+    return { ...failed('RATE_LIMITED', seconds), retryAtEpochMillis: Date.now() + seconds * 1000 } as ReleaseResult;
+  }
   if (response.status >= 400 && response.status < 500) return failed('BAD_REQUEST');
   return failed('UNREACHABLE');
+}
+
+/** "29 days", "5 hours", "12 minutes": how long a wait is, in its largest whole unit (rounded up). */
+export function describeWait(seconds: number): string {
+  const units: [number, string][] = [[86_400, 'day'], [3_600, 'hour'], [60, 'minute']];
+  for (const [size, name] of units) {
+    if (seconds >= size) {
+      const n = Math.ceil(seconds / size);
+      return `${n} ${name}${n === 1 ? '' : 's'}`;
+    }
+  }
+  return `${Math.max(1, Math.ceil(seconds))} second${seconds <= 1 ? '' : 's'}`;
+}
+
+/**
+ * The line the command line prints, also what a plugin can show the buyer: on success how
+ * many self-releases the rolling 30 days still allow; at the limit, which limit (the
+ * service's message; a bare 429 is the per-IP request limit) and when it frees.
+ */
+export function describeRelease(result: ReleaseResult): string {
+  if (result.status !== 'INVALID') {
+    const left = result.selfReleasesLeft;
+    return `${result.status}; ${left} self-release${left === 1 ? '' : 's'} left in the rolling 30 days`;
+  }
+  if (result.reason !== 'RATE_LIMITED') return `INVALID ${result.reason}`;
+  const limit = result.message ?? 'Too many requests from this address';
+  const seconds = result.retryAfterSeconds ?? 60;
+  const at = new Date(result.retryAtEpochMillis ?? Date.now() + seconds * 1000).toISOString();
+  return `INVALID RATE_LIMITED ${limit}; try again after ${at} (in ${describeWait(seconds)})`;
 }

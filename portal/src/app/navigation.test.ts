@@ -6,7 +6,7 @@ const labels = (permissions: string[], isMasterAdmin = false) => visibleNavItems
 describe('navigation by permission', () => {
   it('shows the Master Admin everything', () => {
     expect(labels(['*'], true)).toEqual([
-      'Dashboard', 'Customers', 'Products', 'Licenses', 'Orders', 'Staff', 'Roles', 'Registration keys', 'Signing keys', 'Webhooks', 'Audit log',
+      'Dashboard', 'Customers', 'Products', 'Licenses', 'Orders', 'Staff', 'Roles', 'Registration keys', 'Signing keys', 'Webhooks', 'Blocklist', 'Audit log',
     ]);
   });
 

@@ -20,6 +20,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/registration-keys', label: 'Registration keys', requires: MASTER_ADMIN },
   { to: '/signing-keys', label: 'Signing keys', requires: MASTER_ADMIN },
   { to: '/webhooks', label: 'Webhooks', requires: 'webhooks:read' },
+  { to: '/blocklist', label: 'Blocklist', requires: 'blocklist:read' },
   { to: '/audit', label: 'Audit log', requires: 'actions:read' },
 ];
 

@@ -29,6 +29,7 @@ import { SigningKeysPage } from './routes/signing-keys';
 import { StaffPage } from './routes/staff';
 import { WebhookCreatePage, WebhookEndpointPage } from './routes/webhook';
 import { WebhooksPage } from './routes/webhooks';
+import { BlocklistPage } from './routes/blocklist';
 
 const guarded = (requires: Requirement, page: ReactNode) => <Guard requires={requires}>{page}</Guard>;
 
@@ -63,6 +64,7 @@ export const createRouter = () =>
           { path: 'webhooks', element: guarded('webhooks:read', <WebhooksPage />) },
           { path: 'webhooks/new', element: guarded('webhooks:write', <WebhookCreatePage />) },
           { path: 'webhooks/:id', element: guarded('webhooks:read', <WebhookEndpointPage />) },
+          { path: 'blocklist', element: guarded('blocklist:read', <BlocklistPage />) },
           { path: 'audit', element: guarded('actions:read', <AuditPage />) },
           { path: 'account', element: <AccountPage /> },
           { path: 'api-tokens', element: <ApiTokensPage /> },

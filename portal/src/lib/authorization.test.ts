@@ -33,9 +33,9 @@ describe('hasPermission', () => {
 });
 
 describe('PERMISSIONS', () => {
-  it('lists the 18 permission strings of the spec and the two of webhooks', () => {
-    expect(PERMISSIONS).toHaveLength(20);
-    expect(PERMISSIONS).toEqual(expect.arrayContaining(['webhooks:read', 'webhooks:write']));
+  it('lists the 18 permission strings of the spec, the two of webhooks and the two of the blocklist', () => {
+    expect(PERMISSIONS).toHaveLength(22);
+    expect(PERMISSIONS).toEqual(expect.arrayContaining(['webhooks:read', 'webhooks:write', 'blocklist:read', 'blocklist:write']));
     expect(PERMISSIONS).toContain('staff:manage');
     expect(PERMISSIONS).toContain('actions:read');
     expect(PERMISSIONS).not.toContain('staff:write');

@@ -16,6 +16,7 @@ export const keys = {
   account: ['staff', 'me'] as const,
   apiTokens: ['api-tokens'] as const,
   webhooks: ['webhook-endpoints'] as const,
+  blocklist: ['blocklist'] as const,
 };
 
 /** Marks the given resources stale (and the audit log, which every change writes to). */

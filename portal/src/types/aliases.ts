@@ -25,3 +25,10 @@ export type WebhookEndpointInput = Schemas['WebhookEndpointBody'];
 export type WebhookFormat = WebhookEndpoint['format'];
 export type WebhookDelivery = Json<operations['getWebhookEndpointsByIdDeliveries']['responses'][200]>[number];
 export type DeliveryStatus = WebhookDelivery['status'];
+
+// Leak defence: blocklist rules and a license's sharing state.
+export type BlocklistRule = Json<operations['getBlocklistById']['responses'][200]>;
+export type BlocklistRuleInput = Schemas['CreateRuleBody'];
+export type BlocklistRuleChange = Schemas['PatchRuleBody'];
+export type LicenseSharing = Json<operations['getLicensesByIdSharing']['responses'][200]>;
+export type SharingAlert = NonNullable<Schemas['ProductBody']['sharingAlert']>;

@@ -846,7 +846,7 @@ export type paths = {
         put?: never;
         /**
          * Validate a license (public)
-         * @description Checks in order: product match, expiry (at or past is expired), IP slot, HWID slot; the first failure answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or non-string fields are 400. A revoked license is refused as REVOKED (after the product check, before expiry). In the license's grace days (graceDays) IPs and HWIDs already bound validate (reason GRACE) and new ones are refused. The first passing validation of a firstValidation license starts its expiry clock. With revealReasons (license, else product) the body is `{"valid", "reason"}`. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS (EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis, expiresAtEpochMillis, graceEndsAtEpochMillis (null unless in grace), features (the effective ones), slotTimeoutMinutes, and reason where revealed}, verifiable with GET /.well-known/jwks.json. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).
+         * @description Checks in order: the blocklist (a matching `block` rule on the caller's IP or the hwid: reason BLOCKED), product match, expiry (at or past is expired), IP slot, HWID slot; the first failure answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or non-string fields are 400. A revoked license is refused as REVOKED (after the product check, before expiry). In the license's grace days (graceDays) IPs and HWIDs already bound validate (reason GRACE) and new ones are refused. The first passing validation of a firstValidation license starts its expiry clock. With revealReasons (license, else product) the body is `{"valid", "reason"}`. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS (EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis, expiresAtEpochMillis, graceEndsAtEpochMillis (null unless in grace), features (the effective ones), slotTimeoutMinutes, and reason where revealed}, verifiable with GET /.well-known/jwks.json. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).
          */
         post: operations["postLicensesValidate"];
         delete?: never;
@@ -1253,6 +1253,106 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/blocklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List blocklist rules, oldest first unless `order=desc`
+         * @description Without query parameters, every rule. `limit`/`offset` page the list; `type`, `mode`, `scope`, `productId`, `licenseId`, `status` and `q` (value or note contains) filter it; `sort`/`order` choose the order. `X-Total-Count` says how many rules match the filters in all. `hits` and `lastHitAtEpochMillis` may lag up to 5 s.
+         *
+         *     Requires permission `blocklist:read`
+         */
+        get: operations["getBlocklist"];
+        put?: never;
+        /**
+         * Create a blocklist rule
+         * @description Scoped to everything (no productId/licenseId), a product or a license. A malformed address or CIDR is 400 naming `value`; an unknown productId/licenseId is 400 naming it; an expiry in the past is 400; the same type, normalised value and scope again is 409, whatever the mode. In force at once on this instance and within a second on every other. Validation of a license checks the rules before anything else: a matching `block` rule refuses with reason BLOCKED (the attempt is recorded; nothing is bound, released or started), and self-service release from a blocked IP or naming a blocked HWID is 403 `Blocked`. A `flag` rule only counts hits.
+         *
+         *     Requires permission `blocklist:write`
+         */
+        post: operations["postBlocklist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/blocklist/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a blocklist rule
+         * @description Requires permission `blocklist:read`
+         */
+        get: operations["getBlocklistById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a blocklist rule
+         * @description Requires permission `blocklist:write`
+         */
+        delete: operations["deleteBlocklistById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a rule's mode, expiry or note
+         * @description Fields present are set, others kept; any other field (type, value, scope) is 400 naming it: delete and create instead. In force at once on this instance and within a second on every other. Validation of a license checks the rules before anything else: a matching `block` rule refuses with reason BLOCKED (the attempt is recorded; nothing is bound, released or started), and self-service release from a blocked IP or naming a blocked HWID is 403 `Blocked`. A `flag` rule only counts hits.
+         *
+         *     Requires permission `blocklist:write`
+         */
+        patch: operations["patchBlocklistById"];
+        trace?: never;
+    };
+    "/licenses/{id}/sharing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shared-key detection for a license: its alert, distinct values in the window, the values seen most
+         * @description Requires permission `licenses:read`
+         */
+        get: operations["getLicensesByIdSharing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/{id}/sharing/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear the "suspected of sharing" mark (re-arms the alert)
+         * @description Audited as `licenses.sharing.clear`. A new window starts: the values seen before no longer count, so the alert fires again only if the license is presented from too many distinct values from now on. The license's version does not change.
+         *
+         *     Requires permission `licenses:write`
+         */
+        post: operations["postLicensesByIdSharingClear"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -1289,12 +1389,58 @@ export type components = {
              * @enum {string}
              */
             status: "pending" | "delivered" | "failed";
+            /**
+             * @description The event's state now, after all its attempts (and any redelivery): an attempt that was `pending` (retry scheduled) shows here whether the event was delivered later or given up
+             * @enum {string}
+             */
+            eventStatus: "pending" | "delivered" | "failed";
             /** @description null: no HTTP answer (timeout, refused, connection failed) */
             responseStatus: number | null;
             /** @description The first 2 KiB of the answer, or why there was none */
             responseBody: string | null;
             durationMs: number;
             atEpochMillis: number;
+        };
+        /** BlocklistRule */
+        "def-2": {
+            /** @description Rule id (UUIDv7) */
+            id: string;
+            /**
+             * @description `ip`: one address (IPv4 or IPv6); `cidr`: a network (`10.0.0.0/8`, `2001:db8::/32`); `hwid`: a hardware id
+             * @enum {string}
+             */
+            type: "ip" | "cidr" | "hwid";
+            /** @description Normalised: IPv4 dotted, IPv4-mapped IPv6 as IPv4, IPv6 as RFC 5952, a CIDR as its network */
+            value: string;
+            /**
+             * @description What the rule applies to: every validation, those naming `productId`, or those of `licenseId`
+             * @enum {string}
+             */
+            scope: "everything" | "product" | "license";
+            /** @description The product it is scoped to; null otherwise */
+            productId: string | null;
+            /** @description The license it is scoped to; null otherwise */
+            licenseId: string | null;
+            /**
+             * @description `block` refuses (reason BLOCKED); `flag` (a trial) only counts hits and changes no answer
+             * @enum {string}
+             */
+            mode: "block" | "flag";
+            /**
+             * @description Epoch millis from which the rule matches nothing; null: it never expires. On create and PATCH, it must lie in the future.
+             * @example 1893456000000
+             */
+            expiresAtEpochMillis: number | null;
+            /** @description Why the rule exists (e.g. the forum post where the key leaked) */
+            note: string | null;
+            /** @description Requests it matched (block and flag alike); may lag up to 5 s */
+            hits: number;
+            /** @description When it last matched; null: never. May lag up to 5 s */
+            lastHitAtEpochMillis: number | null;
+            createdAtEpochMillis: number;
+            /** @description Username of the staff member who created it */
+            createdBy: string;
+            updatedAtEpochMillis: number;
         };
         LoginBody: {
             /** @example admin */
@@ -1487,7 +1633,7 @@ export type components = {
              *       "licenses:read"
              *     ]
              */
-            permissions: ("customers:read" | "customers:write" | "customers:delete" | "products:read" | "products:write" | "products:delete" | "licenses:read" | "licenses:write" | "licenses:delete" | "orders:read" | "orders:write" | "orders:delete" | "roles:read" | "roles:write" | "roles:delete" | "staff:read" | "staff:manage" | "actions:read" | "webhooks:read" | "webhooks:write")[];
+            permissions: ("customers:read" | "customers:write" | "customers:delete" | "products:read" | "products:write" | "products:delete" | "licenses:read" | "licenses:write" | "licenses:delete" | "orders:read" | "orders:write" | "orders:delete" | "roles:read" | "roles:write" | "roles:delete" | "staff:read" | "staff:manage" | "actions:read" | "webhooks:read" | "webhooks:write" | "blocklist:read" | "blocklist:write")[];
         };
         AuditEntry: {
             /** @description Entry id (UUIDv7) */
@@ -1535,6 +1681,8 @@ export type components = {
             SteamID?: string;
             /** @description Polymart user id (set by the Polymart integration); at most one customer may hold a given value */
             PolymartID?: string;
+            /** @description Polymart username (set from a Polymart purchase; the buyer's name there) */
+            PolymartUsername?: string;
         } & {
             [key: string]: string;
         };
@@ -1637,6 +1785,21 @@ export type components = {
             };
             /** @description Whether validation answers carry `reason` for this product's licenses whose own revealReasons is null (read live) */
             revealReasons: boolean;
+            /**
+             * @description Applies live to every license of the product that has none of its own (null: off; not copied into licenses). Shared-key detection: when one license is presented (valid or not) from strictly more distinct IPs or HWIDs than allowed within the last `windowHours`, it is marked `sharingSuspectedAtEpochMillis` and `licenses.sharing.suspected` is audited and sent once, until staff clear it. Give distinctIps, distinctHwids or both.
+             * @example {
+             *       "distinctIps": 5,
+             *       "windowHours": 24
+             *     }
+             */
+            sharingAlert: {
+                /** @description Suspected when presented from more distinct IPs than this in the window */
+                distinctIps?: number;
+                /** @description Suspected when presented from more distinct HWIDs than this in the window */
+                distinctHwids?: number;
+                /** @description The sliding window, in hours (1-168) */
+                windowHours: number;
+            } | null;
             /** @description When the product was created */
             createdAtEpochMillis: number;
         };
@@ -1727,6 +1890,21 @@ export type components = {
              * @example false
              */
             revealReasons?: boolean;
+            /**
+             * @description Applies live to every license of the product that has none of its own (null: off; not copied into licenses). Shared-key detection: when one license is presented (valid or not) from strictly more distinct IPs or HWIDs than allowed within the last `windowHours`, it is marked `sharingSuspectedAtEpochMillis` and `licenses.sharing.suspected` is audited and sent once, until staff clear it. Give distinctIps, distinctHwids or both.
+             * @example {
+             *       "distinctIps": 5,
+             *       "windowHours": 24
+             *     }
+             */
+            sharingAlert?: {
+                /** @description Suspected when presented from more distinct IPs than this in the window */
+                distinctIps?: number;
+                /** @description Suspected when presented from more distinct HWIDs than this in the window */
+                distinctHwids?: number;
+                /** @description The sliding window, in hours (1-168) */
+                windowHours: number;
+            } | null;
         };
         /** @description A product as a license shows it: its id and name only */
         ProductName: {
@@ -1822,6 +2000,21 @@ export type components = {
              * @example false
              */
             revealReasons?: boolean;
+            /**
+             * @description Applies live to every license of the product that has none of its own (null: off; not copied into licenses). Shared-key detection: when one license is presented (valid or not) from strictly more distinct IPs or HWIDs than allowed within the last `windowHours`, it is marked `sharingSuspectedAtEpochMillis` and `licenses.sharing.suspected` is audited and sent once, until staff clear it. Give distinctIps, distinctHwids or both.
+             * @example {
+             *       "distinctIps": 5,
+             *       "windowHours": 24
+             *     }
+             */
+            sharingAlert?: {
+                /** @description Suspected when presented from more distinct IPs than this in the window */
+                distinctIps?: number;
+                /** @description Suspected when presented from more distinct HWIDs than this in the window */
+                distinctHwids?: number;
+                /** @description The sliding window, in hours (1-168) */
+                windowHours: number;
+            } | null;
         };
         Order: {
             /** @description Order id (UUIDv7) */
@@ -1836,8 +2029,10 @@ export type components = {
             licenseIds: string[];
             /** @description When the order was created */
             createdAtEpochMillis: number;
+            /** @description When the purchase was refunded (a Polymart refund or chargeback, or staff); absent while it stands. `totalAmount` stays what was paid: revenue is the sum over orders without refundedAtEpochMillis (`GET /orders?refunded=false`). */
+            refundedAtEpochMillis?: number;
         };
-        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]`. */
+        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]` (an omitted `refundedAtEpochMillis` is kept). */
         OrderBody: {
             /** @description Id of an existing customer (400 `Unknown customerId: …` otherwise) */
             customerId: string;
@@ -1860,6 +2055,11 @@ export type components = {
              *     ]
              */
             licenseIds?: string[];
+            /**
+             * @description When the purchase was refunded; null: it stands. Omitted: null on POST, unchanged on PUT.
+             * @example null
+             */
+            refundedAtEpochMillis?: number | null;
         };
         License: {
             /** @description The license key that client software presents */
@@ -1897,6 +2097,23 @@ export type components = {
              * @example 3
              */
             selfReleaseLimit: number | null;
+            /**
+             * @description The license's own; null (or omitted): its product's, read live. Shared-key detection: when one license is presented (valid or not) from strictly more distinct IPs or HWIDs than allowed within the last `windowHours`, it is marked `sharingSuspectedAtEpochMillis` and `licenses.sharing.suspected` is audited and sent once, until staff clear it. Give distinctIps, distinctHwids or both.
+             * @example {
+             *       "distinctIps": 5,
+             *       "windowHours": 24
+             *     }
+             */
+            sharingAlert: {
+                /** @description Suspected when presented from more distinct IPs than this in the window */
+                distinctIps?: number;
+                /** @description Suspected when presented from more distinct HWIDs than this in the window */
+                distinctHwids?: number;
+                /** @description The sliding window, in hours (1-168) */
+                windowHours: number;
+            } | null;
+            /** @description When shared-key detection suspected the license (POST /licenses/{id}/sharing/clear clears it); null: not suspected */
+            sharingSuspectedAtEpochMillis: number | null;
             /** @description usedIps and usedHwids with when each was bound and last seen */
             bindings: {
                 /** @description The bound IP addresses, in the order of usedIps */
@@ -2047,6 +2264,21 @@ export type components = {
              * @example true
              */
             revealReasons?: boolean | null;
+            /**
+             * @description The license's own; null (or omitted): its product's, read live. Shared-key detection: when one license is presented (valid or not) from strictly more distinct IPs or HWIDs than allowed within the last `windowHours`, it is marked `sharingSuspectedAtEpochMillis` and `licenses.sharing.suspected` is audited and sent once, until staff clear it. Give distinctIps, distinctHwids or both.
+             * @example {
+             *       "distinctIps": 5,
+             *       "windowHours": 24
+             *     }
+             */
+            sharingAlert?: {
+                /** @description Suspected when presented from more distinct IPs than this in the window */
+                distinctIps?: number;
+                /** @description Suspected when presented from more distinct HWIDs than this in the window */
+                distinctHwids?: number;
+                /** @description The sliding window, in hours (1-168) */
+                windowHours: number;
+            } | null;
         };
         UpdateLicenseBody: {
             /** @description Id of an existing product */
@@ -2114,6 +2346,21 @@ export type components = {
              * @example true
              */
             revealReasons?: boolean | null;
+            /**
+             * @description The license's own; null (or omitted): its product's, read live. Shared-key detection: when one license is presented (valid or not) from strictly more distinct IPs or HWIDs than allowed within the last `windowHours`, it is marked `sharingSuspectedAtEpochMillis` and `licenses.sharing.suspected` is audited and sent once, until staff clear it. Give distinctIps, distinctHwids or both.
+             * @example {
+             *       "distinctIps": 5,
+             *       "windowHours": 24
+             *     }
+             */
+            sharingAlert?: {
+                /** @description Suspected when presented from more distinct IPs than this in the window */
+                distinctIps?: number;
+                /** @description Suspected when presented from more distinct HWIDs than this in the window */
+                distinctHwids?: number;
+                /** @description The sliding window, in hours (1-168) */
+                windowHours: number;
+            } | null;
             /**
              * @description The complete list of bound IP addresses (omitted = none); duplicates are dropped
              * @example []
@@ -2204,6 +2451,21 @@ export type components = {
              * @example true
              */
             revealReasons?: boolean | null;
+            /**
+             * @description The license's own; null (or omitted): its product's, read live. Shared-key detection: when one license is presented (valid or not) from strictly more distinct IPs or HWIDs than allowed within the last `windowHours`, it is marked `sharingSuspectedAtEpochMillis` and `licenses.sharing.suspected` is audited and sent once, until staff clear it. Give distinctIps, distinctHwids or both.
+             * @example {
+             *       "distinctIps": 5,
+             *       "windowHours": 24
+             *     }
+             */
+            sharingAlert?: {
+                /** @description Suspected when presented from more distinct IPs than this in the window */
+                distinctIps?: number;
+                /** @description Suspected when presented from more distinct HWIDs than this in the window */
+                distinctHwids?: number;
+                /** @description The sliding window, in hours (1-168) */
+                windowHours: number;
+            } | null;
             /**
              * @description The complete list of bound IP addresses (omitted = none); duplicates are dropped
              * @example []
@@ -2406,6 +2668,11 @@ export type components = {
                      * @example 12345
                      */
                     id: string | number;
+                    /**
+                     * @description The buyer's Polymart username: kept as the new customer's name and socials.PolymartUsername
+                     * @example Notch
+                     */
+                    username?: string;
                 };
             };
         };
@@ -2419,7 +2686,7 @@ export type components = {
             /** @description false: the buyer already held an active license, answered again */
             created: boolean;
         };
-        /** @description `product.user.purchaseRemoved` (refund or chargeback) */
+        /** @description `product.user.purchaseRemoved` (refund or chargeback): the orders of those licenses are marked refunded too */
         PolymartRefundAnswer: {
             /** @description The licenses revoked (reason `refund`); empty when none was active */
             revokedLicenseIds: string[];
@@ -2465,7 +2732,7 @@ export type components = {
             placeholder: string;
             /** @description Polymart's own license reference for the download; recorded */
             license?: string;
-            /** @description Sent by a test from the Polymart panel; handled like any other request, and recorded */
+            /** @description Sent by Polymart's test button: answered `TEST0-TEST0-TEST0-TEST0-TEST0` (404 for an unknown product), nothing created or recorded */
             test?: boolean;
         };
         /** @description What Polymart puts in place of the placeholder */
@@ -2483,7 +2750,7 @@ export type components = {
              */
             url: string;
             /**
-             * @description Event types to receive, or `["*"]` for all. Known types: apiToken.create, apiToken.revoke, customers.create, customers.update, customers.delete, licenses.create, licenses.update, licenses.delete, licenses.issueFile, licenses.revoke, licenses.reinstate, licenses.slot.release, licenses.expiry.start, marketplace.license.create, marketplace.license.reuse, marketplace.license.reject, marketplace.license.revoke, orders.create, orders.update, orders.delete, products.create, products.update, products.delete, registrationKey.generate, registrationKey.revoke, roles.create, roles.update, roles.delete, signingKey.create, signingKey.activate, signingKey.rotate, signingKey.delete, staff.create, staff.delete, staff.setActive, staff.setRoles, staff.changePassword, staff.setPassword, staff.totp.enable, staff.totp.disable, webhookEndpoint.create, webhookEndpoint.update, webhookEndpoint.delete, webhookEndpoint.rotateSecret, webhookEndpoint.disable, licenses.slot.bind, licenses.validate.succeeded, licenses.validate.failed, licenses.expiring, licenses.expired.
+             * @description Event types to receive, or `["*"]` for all. Known types: apiToken.create, apiToken.revoke, blocklist.create, blocklist.update, blocklist.delete, customers.create, customers.update, customers.delete, licenses.create, licenses.update, licenses.delete, licenses.issueFile, licenses.revoke, licenses.reinstate, licenses.slot.release, licenses.expiry.start, licenses.sharing.suspected, licenses.sharing.clear, marketplace.license.create, marketplace.license.reuse, marketplace.license.reject, marketplace.license.revoke, orders.create, orders.update, orders.delete, products.create, products.update, products.delete, registrationKey.generate, registrationKey.revoke, roles.create, roles.update, roles.delete, signingKey.create, signingKey.activate, signingKey.rotate, signingKey.delete, staff.create, staff.delete, staff.setActive, staff.setRoles, staff.changePassword, staff.setPassword, staff.totp.enable, staff.totp.disable, webhookEndpoint.create, webhookEndpoint.update, webhookEndpoint.delete, webhookEndpoint.rotateSecret, webhookEndpoint.disable, licenses.slot.bind, licenses.validate.succeeded, licenses.validate.failed, licenses.expiring, licenses.expired, blocklist.hit.
              * @example [
              *       "licenses.create",
              *       "licenses.revoke",
@@ -2506,6 +2773,70 @@ export type components = {
             /** @enum {string} */
             status: "pending";
         };
+        CreateRuleBody: {
+            /**
+             * @description `ip`: one address (IPv4 or IPv6); `cidr`: a network (`10.0.0.0/8`, `2001:db8::/32`); `hwid`: a hardware id
+             * @enum {string}
+             */
+            type: "ip" | "cidr" | "hwid";
+            /**
+             * @description The address, network or hardware id (a malformed address or CIDR is 400 naming `value`)
+             * @example 203.0.113.7
+             */
+            value: string;
+            /** @description Scope the rule to this product (an unknown id is 400) */
+            productId?: string | null;
+            /** @description Scope the rule to this license (an unknown id is 400); not with productId */
+            licenseId?: string | null;
+            /**
+             * @description `block` refuses (reason BLOCKED); `flag` (a trial) only counts hits and changes no answer
+             * @enum {string}
+             */
+            mode?: "block" | "flag";
+            /**
+             * @description Epoch millis from which the rule matches nothing; null: it never expires. On create and PATCH, it must lie in the future.
+             * @example 1893456000000
+             */
+            expiresAtEpochMillis?: number | null;
+            /** @description Why the rule exists (e.g. the forum post where the key leaked) */
+            note?: string | null;
+        };
+        /** @description Only mode, expiresAtEpochMillis and note (at least one); any other field is 400 naming it */
+        PatchRuleBody: {
+            /**
+             * @description `block` refuses (reason BLOCKED); `flag` (a trial) only counts hits and changes no answer
+             * @enum {string}
+             */
+            mode?: "block" | "flag";
+            /**
+             * @description Epoch millis from which the rule matches nothing; null: it never expires. On create and PATCH, it must lie in the future.
+             * @example 1893456000000
+             */
+            expiresAtEpochMillis?: number | null;
+            /** @description Why the rule exists (e.g. the forum post where the key leaked) */
+            note?: string | null;
+        };
+        /** @description From the recorded validation history (VALIDATION_HISTORY_MAX bounds it) */
+        TopValues: {
+            /** @description The IPs presented most within the window (at most 5) */
+            ips: {
+                /** @description The IP address or hardware id */
+                value: string;
+                /** @description Recorded validation attempts that presented it within the window */
+                attempts: number;
+                /** @description The latest of them */
+                lastSeenAtEpochMillis: number;
+            }[];
+            /** @description The HWIDs presented most within the window (at most 5) */
+            hwids: {
+                /** @description The IP address or hardware id */
+                value: string;
+                /** @description Recorded validation attempts that presented it within the window */
+                attempts: number;
+                /** @description The latest of them */
+                lastSeenAtEpochMillis: number;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -2520,6 +2851,7 @@ export type components = {
 };
 export type Def_0 = components['schemas']['def-0'];
 export type Def_1 = components['schemas']['def-1'];
+export type Def_2 = components['schemas']['def-2'];
 export type LoginBody = components['schemas']['LoginBody'];
 export type LoginResponse = components['schemas']['LoginResponse'];
 export type SessionUser = components['schemas']['SessionUser'];
@@ -2581,6 +2913,9 @@ export type PolymartPlaceholderBody = components['schemas']['PolymartPlaceholder
 export type PolymartPlaceholderAnswer = components['schemas']['PolymartPlaceholderAnswer'];
 export type WebhookEndpointBody = components['schemas']['WebhookEndpointBody'];
 export type QueuedEvent = components['schemas']['QueuedEvent'];
+export type CreateRuleBody = components['schemas']['CreateRuleBody'];
+export type PatchRuleBody = components['schemas']['PatchRuleBody'];
+export type TopValues = components['schemas']['TopValues'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderWwwAuthenticate = components['headers']['WWWAuthenticate'];
 export type $defs = Record<string, never>;
@@ -5954,6 +6289,8 @@ export interface operations {
                 customerId?: string;
                 /** @description Only orders containing this product */
                 productId?: string;
+                /** @description true: only refunded orders; false: only orders that stand (revenue) */
+                refunded?: boolean;
             };
             header?: never;
             path?: never;
@@ -6029,7 +6366,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]`. */
+        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]` (an omitted `refundedAtEpochMillis` is kept). */
         requestBody: {
             content: {
                 /**
@@ -6203,7 +6540,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]`. */
+        /** @description An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]` (an omitted `refundedAtEpochMillis` is kept). */
         requestBody: {
             content: {
                 /**
@@ -6388,6 +6725,8 @@ export interface operations {
                 key?: string;
                 /** @description active: no expiry or expiring later than now; expired: expiry at or before now */
                 status?: "active" | "expired";
+                /** @description suspected: only licenses suspected of sharing (not cleared) */
+                sharing?: "suspected";
                 /**
                  * @description Return at most this many records (values above 1000 are clamped to 1000). Without it, every matching record is returned.
                  * @example 100
@@ -7290,7 +7629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Self-service release is not enabled for this license */
+            /** @description Self-service release is not enabled for this license; or `Blocked`: the caller's IP or the named hwid is blocked (nothing is released) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8984,6 +9323,765 @@ export interface operations {
                 };
             };
             /** @description Endpoint is disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBlocklist: {
+        parameters: {
+            query?: {
+                /** @description `ip`: one address (IPv4 or IPv6); `cidr`: a network (`10.0.0.0/8`, `2001:db8::/32`); `hwid`: a hardware id */
+                type?: "ip" | "cidr" | "hwid";
+                /** @description `block` refuses (reason BLOCKED); `flag` (a trial) only counts hits and changes no answer */
+                mode?: "block" | "flag";
+                /** @description Only rules of this scope */
+                scope?: "everything" | "product" | "license";
+                /** @description Only rules scoped to this product */
+                productId?: string;
+                /** @description Only rules scoped to this license */
+                licenseId?: string;
+                /** @description Only rules whose value or note contains this text (ignoring case) */
+                q?: string;
+                /** @description active: in force now; expired: past its expiry */
+                status?: "active" | "expired";
+                /**
+                 * @description Return at most this many records (values above 1000 are clamped to 1000). Without it, every matching record is returned.
+                 * @example 100
+                 */
+                limit?: number;
+                /**
+                 * @description Skip this many records first (default 0)
+                 * @example 0
+                 */
+                offset?: number;
+                /**
+                 * @description Field to sort by: createdAt, hits, lastHitAt, value, expiresAt (default createdAt). Ties are broken by id.
+                 * @example createdAt
+                 */
+                sort?: "createdAt" | "hits" | "lastHitAt" | "value" | "expiresAt";
+                /**
+                 * @description asc (default) or desc; `sort=createdAt&order=desc` lists newest first.
+                 * @example desc
+                 */
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules, with their total in X-Total-Count */
+            200: {
+                headers: {
+                    /** @description How many records match the filters in all, ignoring `limit` and `offset` */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-2"][];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postBlocklist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRuleBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Rule id (UUIDv7) */
+                        id: string;
+                        /**
+                         * @description `ip`: one address (IPv4 or IPv6); `cidr`: a network (`10.0.0.0/8`, `2001:db8::/32`); `hwid`: a hardware id
+                         * @enum {string}
+                         */
+                        type: "ip" | "cidr" | "hwid";
+                        /** @description Normalised: IPv4 dotted, IPv4-mapped IPv6 as IPv4, IPv6 as RFC 5952, a CIDR as its network */
+                        value: string;
+                        /**
+                         * @description What the rule applies to: every validation, those naming `productId`, or those of `licenseId`
+                         * @enum {string}
+                         */
+                        scope: "everything" | "product" | "license";
+                        /** @description The product it is scoped to; null otherwise */
+                        productId: string | null;
+                        /** @description The license it is scoped to; null otherwise */
+                        licenseId: string | null;
+                        /**
+                         * @description `block` refuses (reason BLOCKED); `flag` (a trial) only counts hits and changes no answer
+                         * @enum {string}
+                         */
+                        mode: "block" | "flag";
+                        /**
+                         * @description Epoch millis from which the rule matches nothing; null: it never expires. On create and PATCH, it must lie in the future.
+                         * @example 1893456000000
+                         */
+                        expiresAtEpochMillis: number | null;
+                        /** @description Why the rule exists (e.g. the forum post where the key leaked) */
+                        note: string | null;
+                        /** @description Requests it matched (block and flag alike); may lag up to 5 s */
+                        hits: number;
+                        /** @description When it last matched; null: never. May lag up to 5 s */
+                        lastHitAtEpochMillis: number | null;
+                        createdAtEpochMillis: number;
+                        /** @description Username of the staff member who created it */
+                        createdBy: string;
+                        updatedAtEpochMillis: number;
+                    };
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A rule of this type, value and scope exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBlocklistById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Rule id (UUIDv7) */
+                        id: string;
+                        /**
+                         * @description `ip`: one address (IPv4 or IPv6); `cidr`: a network (`10.0.0.0/8`, `2001:db8::/32`); `hwid`: a hardware id
+                         * @enum {string}
+                         */
+                        type: "ip" | "cidr" | "hwid";
+                        /** @description Normalised: IPv4 dotted, IPv4-mapped IPv6 as IPv4, IPv6 as RFC 5952, a CIDR as its network */
+                        value: string;
+                        /**
+                         * @description What the rule applies to: every validation, those naming `productId`, or those of `licenseId`
+                         * @enum {string}
+                         */
+                        scope: "everything" | "product" | "license";
+                        /** @description The product it is scoped to; null otherwise */
+                        productId: string | null;
+                        /** @description The license it is scoped to; null otherwise */
+                        licenseId: string | null;
+                        /**
+                         * @description `block` refuses (reason BLOCKED); `flag` (a trial) only counts hits and changes no answer
+                         * @enum {string}
+                         */
+                        mode: "block" | "flag";
+                        /**
+                         * @description Epoch millis from which the rule matches nothing; null: it never expires. On create and PATCH, it must lie in the future.
+                         * @example 1893456000000
+                         */
+                        expiresAtEpochMillis: number | null;
+                        /** @description Why the rule exists (e.g. the forum post where the key leaked) */
+                        note: string | null;
+                        /** @description Requests it matched (block and flag alike); may lag up to 5 s */
+                        hits: number;
+                        /** @description When it last matched; null: never. May lag up to 5 s */
+                        lastHitAtEpochMillis: number | null;
+                        createdAtEpochMillis: number;
+                        /** @description Username of the staff member who created it */
+                        createdBy: string;
+                        updatedAtEpochMillis: number;
+                    };
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Blocklist rule not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteBlocklistById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Blocklist rule not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchBlocklistById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Only mode, expiresAtEpochMillis and note (at least one); any other field is 400 naming it */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchRuleBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Rule id (UUIDv7) */
+                        id: string;
+                        /**
+                         * @description `ip`: one address (IPv4 or IPv6); `cidr`: a network (`10.0.0.0/8`, `2001:db8::/32`); `hwid`: a hardware id
+                         * @enum {string}
+                         */
+                        type: "ip" | "cidr" | "hwid";
+                        /** @description Normalised: IPv4 dotted, IPv4-mapped IPv6 as IPv4, IPv6 as RFC 5952, a CIDR as its network */
+                        value: string;
+                        /**
+                         * @description What the rule applies to: every validation, those naming `productId`, or those of `licenseId`
+                         * @enum {string}
+                         */
+                        scope: "everything" | "product" | "license";
+                        /** @description The product it is scoped to; null otherwise */
+                        productId: string | null;
+                        /** @description The license it is scoped to; null otherwise */
+                        licenseId: string | null;
+                        /**
+                         * @description `block` refuses (reason BLOCKED); `flag` (a trial) only counts hits and changes no answer
+                         * @enum {string}
+                         */
+                        mode: "block" | "flag";
+                        /**
+                         * @description Epoch millis from which the rule matches nothing; null: it never expires. On create and PATCH, it must lie in the future.
+                         * @example 1893456000000
+                         */
+                        expiresAtEpochMillis: number | null;
+                        /** @description Why the rule exists (e.g. the forum post where the key leaked) */
+                        note: string | null;
+                        /** @description Requests it matched (block and flag alike); may lag up to 5 s */
+                        hits: number;
+                        /** @description When it last matched; null: never. May lag up to 5 s */
+                        lastHitAtEpochMillis: number | null;
+                        createdAtEpochMillis: number;
+                        /** @description Username of the staff member who created it */
+                        createdBy: string;
+                        updatedAtEpochMillis: number;
+                    };
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Blocklist rule not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLicensesByIdSharing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The alert in force (the license's own, else its product's). Shared-key detection: when one license is presented (valid or not) from strictly more distinct IPs or HWIDs than allowed within the last `windowHours`, it is marked `sharingSuspectedAtEpochMillis` and `licenses.sharing.suspected` is audited and sent once, until staff clear it. Give distinctIps, distinctHwids or both.
+                         * @example {
+                         *       "distinctIps": 5,
+                         *       "windowHours": 24
+                         *     }
+                         */
+                        alert: {
+                            /** @description Suspected when presented from more distinct IPs than this in the window */
+                            distinctIps?: number;
+                            /** @description Suspected when presented from more distinct HWIDs than this in the window */
+                            distinctHwids?: number;
+                            /** @description The sliding window, in hours (1-168) */
+                            windowHours: number;
+                        } | null;
+                        /**
+                         * @description Where the alert comes from; null: off
+                         * @enum {string|null}
+                         */
+                        alertSource: "license" | "product" | null;
+                        /** @description When the license was suspected of sharing; null: not suspected (or cleared) */
+                        suspectedAtEpochMillis: number | null;
+                        /** @description Distinct IPs it was presented from within the window (to the minute); null without an alert */
+                        distinctIps: number | null;
+                        /** @description Distinct HWIDs it was presented from within the window (to the minute); null without an alert */
+                        distinctHwids: number | null;
+                        topValues: components["schemas"]["TopValues"];
+                    };
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description License not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postLicensesByIdSharingClear: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description License not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description License is not suspected of sharing */
             409: {
                 headers: {
                     [name: string]: unknown;

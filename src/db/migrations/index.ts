@@ -17,7 +17,9 @@ import * as validationCountsSharded from './2026_11_28_0070_validation_counts_sh
 import * as webhookSecretOverlap from './2026_11_28_0080_webhook_secret_overlap.js';
 import * as privilegeBoundaries from './2026_11_29_0100_privilege_boundaries.js';
 import * as licensePolicies from './2026_11_29_0200_license_policies.js';
-import * as signingKeyLastSigned from './2026_11_29_0300_signing_key_last_signed.js';
+import * as blocklist from './2026_11_29_0300_blocklist.js';
+import * as orderRefunds from './2026_11_29_0400_order_refunds.js';
+import * as signingKeyLastSigned from './2026_11_29_0500_signing_key_last_signed.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -36,5 +38,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0080_webhook_secret_overlap': webhookSecretOverlap,
   '2026_11_29_0100_privilege_boundaries': privilegeBoundaries,
   '2026_11_29_0200_license_policies': licensePolicies,
-  '2026_11_29_0300_signing_key_last_signed': signingKeyLastSigned,
+  '2026_11_29_0300_blocklist': blocklist,
+  '2026_11_29_0400_order_refunds': orderRefunds,
+  '2026_11_29_0500_signing_key_last_signed': signingKeyLastSigned,
 };

@@ -12,6 +12,7 @@ export const SocialsSchema = Type.Object(
     MarketplaceID: Type.Optional(SocialValue('Marketplace user id; at most one customer may hold a given value')),
     SteamID: Type.Optional(SocialValue('Steam64 id (set by the marketplace webhook)')),
     PolymartID: Type.Optional(SocialValue('Polymart user id (set by the Polymart integration); at most one customer may hold a given value')),
+    PolymartUsername: Type.Optional(SocialValue("Polymart username (set from a Polymart purchase; the buyer's name there)")),
   },
   {
     additionalProperties: Type.String({ maxLength: 500 }),

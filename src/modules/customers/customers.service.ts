@@ -101,11 +101,11 @@ export async function createCustomer(trx: Db, actor: string, body: CustomerBody,
   return customer;
 }
 
-export async function updateCustomer(trx: Db, actor: string, id: string, body: CustomerBody): Promise<Customer> {
+export async function updateCustomer(trx: Db, actor: string, id: string, body: CustomerBody, auditTag: object = {}): Promise<Customer> {
   const updated = await uniqueMarketplaceId(body, () => repo.updateCustomer(trx, id, toValues(body)));
   if (!updated) throw notFound('Customer not found');
   const customer = await getCustomer(trx, id);
-  await recordAudit(trx, actor, 'customers.update', customer);
+  await recordAudit(trx, actor, 'customers.update', { ...customer, ...auditTag });
   return customer;
 }
 

@@ -26,7 +26,7 @@ const releaseEntries = async (t: TestApp, licenseId: string) =>
 
 async function metric(t: TestApp, reason: string): Promise<number> {
   const text = (await t.req('GET', '/metrics', { token: ENV.METRICS_TOKEN })).text;
-  const line = text.split('\n').find((l) => l.startsWith(`licenses_slot_releases_total{reason="${reason}"}`));
+  const line = text.split('\n').find((l) => l.startsWith(`licensing_slot_releases_total{reason="${reason}"}`));
   return line ? Number(line.split(' ').pop()) : 0;
 }
 

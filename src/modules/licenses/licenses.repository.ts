@@ -14,6 +14,8 @@ export interface LicenseFilter extends Page, Sort {
   activeAt?: number;
   /** Only licenses expired at this time (expiry at or before it). */
   expiredAt?: number;
+  /** Only licenses suspected of sharing. */
+  sharingSuspected?: true;
 }
 
 /** Fields GET /licenses may sort by; a license without expiry sorts as the latest to expire. */
@@ -30,6 +32,7 @@ function matchingLicenses(db: Db, filter: LicenseFilter) {
   if (filter.customerId !== undefined) query = query.where('licenses.customer_id', '=', filter.customerId);
   if (filter.productId !== undefined) query = query.where('licenses.product_id', '=', filter.productId);
   if (filter.keyContains !== undefined) query = query.where(containsIgnoringCase('licenses.id', filter.keyContains));
+  if (filter.sharingSuspected) query = query.where('licenses.sharing_suspected_at', 'is not', null);
   const { activeAt, expiredAt } = filter;
   if (expiredAt !== undefined) query = query.where('licenses.expires_at', '<=', expiredAt);
   if (activeAt !== undefined) {

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
 import { SelfReleaseLimit, SlotTimeoutMinutes } from './slot-settings.js';
+import { SharingAlertSetting } from '../sharing/sharing-alert.js';
 import { EffectiveFeaturesSchema, ExpiryBasisSchema, FeaturesSchema, GraceDaysSchema, ValidForDaysSchema } from './policy-settings.js';
 
 /**
@@ -35,6 +36,8 @@ const policyInput = (scope: string) => ({
 
 /** Largest value a PostgreSQL `integer` column holds. */
 const MAX_INT = 2_147_483_647;
+
+const LICENSE_SHARING_ALERT = SharingAlertSetting("The license's own; null (or omitted): its product's, read live. ");
 
 const SlotLimit = (what: string) =>
   NullableInteger({ minimum: 0, maximum: MAX_INT, description: `Most ${what} that may be bound; null means unlimited`, examples: [3] });
@@ -80,6 +83,10 @@ export const LicenseSchema = Type.Object({
   usedHwids: Type.Array(Type.String(), { description: 'Bound hardware ids, in binding order' }),
   slotTimeoutMinutes: SlotTimeoutMinutes(''),
   selfReleaseLimit: SelfReleaseLimit(''),
+  sharingAlert: LICENSE_SHARING_ALERT,
+  sharingSuspectedAtEpochMillis: NullableInteger({
+    description: 'When shared-key detection suspected the license (POST /licenses/{id}/sharing/clear clears it); null: not suspected',
+  }),
   bindings: Type.Object(
     {
       ips: Type.Array(BindingSchema, { description: 'The bound IP addresses, in the order of usedIps' }),
@@ -125,6 +132,7 @@ export const CreateLicenseBodySchema = Type.Object({
   slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes("Omitted: the product's default. ")),
   selfReleaseLimit: Type.Optional(SelfReleaseLimit("Omitted: the product's default. ")),
   ...policyInput("Omitted: the product's default (features: {}, revealReasons: null). "),
+  sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
 });
 export type CreateLicenseBody = Static<typeof CreateLicenseBodySchema>;
 
@@ -160,6 +168,7 @@ export const UpdateLicenseBodySchema = Type.Object({
   slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes('Omitted: null. ')),
   selfReleaseLimit: Type.Optional(SelfReleaseLimit('Omitted: null. ')),
   ...policyInput('Omitted: null (expiryBasis fixed, features {}). '),
+  sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
   usedIps: Type.Optional(BoundList('IP addresses')),
   usedHwids: Type.Optional(BoundList('hardware ids')),
   validationAttempts: Type.Optional(
@@ -193,6 +202,9 @@ export const ListLicensesQuerySchema = Type.Object({
       enum: ['active', 'expired'],
       description: 'active: no expiry or expiring later than now; expired: expiry at or before now',
     }),
+  ),
+  sharing: Type.Optional(
+    Type.Unsafe<'suspected'>({ type: 'string', enum: ['suspected'], description: 'suspected: only licenses suspected of sharing (not cleared)' }),
   ),
   ...PageQueryProperties,
   ...SortQueryProperties(['createdAt', 'expiresAt']),

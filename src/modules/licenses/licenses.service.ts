@@ -26,6 +26,7 @@ import {
   type ValidationAttempt,
 } from './licenses.schemas.js';
 import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
+import { parseSharingAlert, sharingAlertColumn } from '../sharing/sharing-alert.js';
 import {
   DAY_MS,
   assertExpiryPolicy,
@@ -69,6 +70,8 @@ function toLicense(row: LicenseRecord, children: Children, selfReleasesUsed: num
     revealReasons: row.reveal_reasons === null ? null : row.reveal_reasons === 1,
     slotTimeoutMinutes: row.slot_timeout_minutes,
     selfReleaseLimit: limit,
+    sharingAlert: parseSharingAlert(row.sharing_alert),
+    sharingSuspectedAtEpochMillis: row.sharing_suspected_at === null ? null : Number(row.sharing_suspected_at),
     bindings: { ips: children.ips, hwids: children.hwids },
     selfReleasesUsed,
     selfReleasesLeft: limit === null ? null : Math.max(0, limit - selfReleasesUsed),
@@ -134,8 +137,9 @@ export async function getLicense(db: Db, id: string, historyMax = 0): Promise<Li
 /** The page asked for and how many licenses match in all; a larger `limit` is clamped to MAX_PAGE_SIZE. */
 /** The repository filter a license query asks for (named fields only: a query string may carry anything). */
 function licenseFilter(query: ListLicensesQuery, now: number): repo.LicenseFilter {
-  const { customerId, productId, key, status, sort, order, offset, limit } = query;
+  const { customerId, productId, key, status, sharing, sort, order, offset, limit } = query;
   return {
+    sharingSuspected: sharing === 'suspected' ? true : undefined,
     customerId,
     productId,
     keyContains: key,
@@ -214,6 +218,8 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
     revoked_at: null,
     revoked_reason: null,
     revoked_previous_expires_at: null,
+    sharing_alert: sharingAlertColumn(input.sharingAlert), // null: the product's, read live (not copied)
+    sharing_suspected_at: null,
     expiry_basis: basis,
     valid_for_days: validForDays,
     grace_days: input.graceDays === undefined ? product.grace_days : input.graceDays,
@@ -317,6 +323,7 @@ export async function updateLicense(
     max_hwids: body.maxHwids ?? null,
     slot_timeout_minutes: body.slotTimeoutMinutes ?? null,
     self_release_limit: body.selfReleaseLimit ?? null,
+    sharing_alert: sharingAlertColumn(body.sharingAlert),
     // A PUT replaces the policy settings too: omitted ones become null (features {}).
     expiry_basis: basis,
     valid_for_days: validForDays,
@@ -365,6 +372,7 @@ export async function patchLicense(trx: Db, actor: string, id: string, body: Pat
   if (body.graceDays !== undefined) values.grace_days = body.graceDays;
   if (body.features !== undefined) values.features = storeFeatures(body.features);
   if (body.revealReasons !== undefined) values.reveal_reasons = storeFlag(body.revealReasons);
+  if (body.sharingAlert !== undefined) values.sharing_alert = sharingAlertColumn(body.sharingAlert);
   const basis = body.expiryBasis ?? row.expiry_basis;
   const validForDays = body.validForDays !== undefined ? body.validForDays : row.valid_for_days;
   if (body.expiryBasis !== undefined || body.validForDays !== undefined) {

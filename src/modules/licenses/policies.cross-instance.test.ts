@@ -71,7 +71,7 @@ describe.each(DIALECTS)('license policies on two instances (%s)', (dialect) => {
     expect((await a.admin('POST', `/licenses/${revoked.id}/revoke`)).status).toBe(200);
     const moved = await newLicense(a, { productId: product.id, expiresAtEpochMillis: Date.now() + DAY });
     expect((await a.admin('PATCH', `/licenses/${moved.id}`, { body: { expiresAtEpochMillis: Date.now() - 5 } })).status).toBe(200);
-    await sleep(400);
+    await sleep(lapsing.expiresAtEpochMillis! - Date.now() + 20);
     // PostgreSQL: the instances scan at once. SQLite: one after the other (two connections in one
     // process would wait on each other's lock synchronously; separate processes take turns).
     const scans = [a, b, a].map((app) => () => announceExpired(app.app.storage));

@@ -51,4 +51,5 @@ export class BoundFactsCache {
 
 /** Whether the facts decide the request as valid now: the same product, not expired. */
 export const decidesValid = (facts: BoundFacts, req: ValidationRequest, now: number): boolean =>
+  req.blocked !== true &&
   facts.productId === req.productId && (facts.expiresAt === null || now < facts.expiresAt);

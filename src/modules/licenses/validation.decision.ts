@@ -1,4 +1,5 @@
-// The validation rule itself, free of storage and HTTP: the four checks of SPEC.md in
+// The validation rule itself, free of storage and HTTP: a matching blocklist rule
+// (DECISIONS.md, before step 1), then the four checks of SPEC.md in
 // order, the first failure ending the evaluation with its reason. With a slot timeout
 // (DECISIONS.md "Bindings that heal"), idle bindings count as room: a request that would
 // fail only for lack of a slot passes, and frees just enough of them. License policies
@@ -23,6 +24,8 @@ export interface SlotState {
 }
 
 export interface ValidationFacts {
+  /** A blocklist rule matched (DECISIONS.md: before step 1); absent: none did. */
+  blocked?: boolean;
   licenseProductId: string;
   requestedProductId: string;
   expiresAtEpochMillis: number | null;
@@ -71,6 +74,7 @@ export const inGrace = (facts: Pick<ValidationFacts, 'now' | 'revoked' | 'graceE
   !facts.revoked && facts.graceEndsAtEpochMillis != null && facts.now < facts.graceEndsAtEpochMillis;
 
 export function decideValidation(facts: ValidationFacts): Decision {
+  if (facts.blocked) return rejected('BLOCKED');
   if (facts.licenseProductId !== facts.requestedProductId) return rejected('PRODUCT_MISMATCH');
   if (facts.revoked) return rejected('REVOKED');
   if (facts.expiresAtEpochMillis !== null && facts.now >= facts.expiresAtEpochMillis) {

@@ -154,6 +154,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       productFeatures: recorded.product_features,
     };
     reportValidation('VALID', true);
+    req.licenseProductId = facts.productId;
     const touch: Promise<unknown>[] = [];
     if (isStale(facts.ipSeen, now)) touch.push(repo.touch(db, 'ip', req.licenseId, req.ip, (facts.ipSeen = now)));
     if (isStale(facts.hwidSeen, now)) touch.push(repo.touch(db, 'hwid', req.licenseId, req.hwid, (facts.hwidSeen = now)));

@@ -4,7 +4,7 @@ import { validationRateLimit } from '../../http/rate-limit.js';
 import { ErrorSchema } from '../../http/schemas.js';
 import { ReleaseBodySchema, ReleaseResultSchema, ValidateBodySchema, ValidateResultSchema } from './licenses.schemas.js';
 import { RELEASE_NOT_ENABLED, RELEASE_NOT_FOUND, selfRelease } from './self-release.service.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, forbidden } from '../../http/errors.js';
 import { createValidator } from './validation.service.js';
 import type { ValidationRequest } from './validation.types.js';
 import { signCompact } from '../signing/jws.js';
@@ -12,6 +12,9 @@ import { pinnedKids } from '../signing/key-ring.js';
 import { receiptPolicyFields } from './receipt-fields.js';
 
 const RECEIPT_HEADER = 'Validation-Receipt';
+
+/** Self-service release from a blocked IP or naming a blocked HWID (DECISIONS.md). */
+const RELEASE_BLOCKED = 'Blocked';
 
 export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The engine for this database (src/db/storage/ hands SQLite's raw handle to it).
@@ -29,7 +32,8 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Licenses'],
         summary: 'Validate a license (public)',
         description:
-          'Checks in order: product match, expiry (at or past is expired), IP slot, HWID slot; the first failure ' +
+          'Checks in order: the blocklist (a matching `block` rule on the caller\'s IP or the hwid: reason BLOCKED), product match, ' +
+          'expiry (at or past is expired), IP slot, HWID slot; the first failure ' +
           'answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is ' +
           'recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or ' +
           'non-string fields are 400. A revoked license is refused as REVOKED (after the product check, before expiry). In ' +
@@ -56,8 +60,11 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { licenseId, productId, hwid, nonce } = request.body;
       const ip = clientIp(request);
-      const decision: ValidationRequest = { licenseId, productId, hwid, ip };
+      // The blocklist first (from memory): a block is recorded as the attempt's reason BLOCKED.
+      const blocked = app.blocklist.check({ ip, hwid, licenseId, productId });
+      const decision: ValidationRequest = { licenseId, productId, hwid, ip, blocked };
       const valid = await validator.validate(decision);
+      await app.sharing.observe(decision);
       const { outcome } = decision;
       if (nonce !== undefined) {
         const timestampEpochMillis = decision.decidedAtEpochMillis ?? Date.now(); // the time the recorded attempt carries
@@ -88,7 +95,7 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: { ...ReleaseResultSchema, description: 'What was freed, and how many self-releases the 30 days still allow' },
           400: { ...ErrorSchema, description: 'A field is missing, empty or not a string, or neither hwid nor ip is given' },
-          403: { ...ErrorSchema, description: RELEASE_NOT_ENABLED },
+          403: { ...ErrorSchema, description: `${RELEASE_NOT_ENABLED}; or \`${RELEASE_BLOCKED}\`: the caller's IP or the named hwid is blocked (nothing is released)` },
           404: { ...ErrorSchema, description: `${RELEASE_NOT_FOUND}: unknown key, or a product that is not the license's` },
           429: {
             ...ErrorSchema,
@@ -101,6 +108,8 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       if (request.body.hwid === undefined && request.body.ip === undefined) throw badRequest('body must name hwid or ip (or both)');
+      const { licenseId, productId, hwid } = request.body;
+      if (app.blocklist.check({ ip: clientIp(request), hwid, licenseId, productId })) throw forbidden(RELEASE_BLOCKED);
       return selfRelease(app.storage, request.body);
     },
   );

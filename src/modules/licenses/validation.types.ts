@@ -14,6 +14,10 @@ export interface ValidationRequest {
   ip: string;
   /** Written by the validator: the time its decision used (a signed receipt repeats it). */
   decidedAtEpochMillis?: number;
+  /** A blocklist rule refuses the request (checked before it reaches the validator, from memory). */
+  blocked?: boolean;
+  /** Written by the validator when the license exists: its product (the sharing detector's alert may be the product's). */
+  licenseProductId?: string;
   /** Written by the validator for a known license: what the answer and a receipt say beyond `valid`. */
   outcome?: ValidationOutcome;
 }
@@ -146,7 +150,9 @@ export const ATTEMPTS_PER_INSERT = { sqlite: 64, postgres: 500 } as const;
 
 /** The facts decideValidation needs, from what either engine read. */
 export function validationFacts(req: ValidationRequest, now: number, license: LicenseLimits, ip: SlotSeen, hwid: SlotSeen): ValidationFacts {
+  req.licenseProductId = license.product_id; // every engine's decision passes here with the license it read
   return {
+    blocked: req.blocked === true,
     licenseProductId: license.product_id,
     requestedProductId: req.productId,
     expiresAtEpochMillis: license.expires_at === null ? null : Number(license.expires_at),

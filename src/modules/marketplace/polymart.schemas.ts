@@ -42,7 +42,12 @@ export const PolymartWebhookEventSchema = Type.Object(
       Type.Object(
         {
           product: Type.Object({ id: PolymartId("Polymart product id: a product's polymartProductId", '4321') }),
-          user: Type.Object({ id: PolymartId('Polymart user id of the buyer', '12345') }),
+          user: Type.Object({
+            id: PolymartId('Polymart user id of the buyer', '12345'),
+            username: Type.Optional(
+              Type.String({ description: "The buyer's Polymart username: kept as the new customer's name and socials.PolymartUsername", examples: ['Notch'] }),
+            ),
+          }),
         },
         { description: 'Required by the purchase events; other fields Polymart sends (titles, URLs) are ignored' },
       ),
@@ -59,7 +64,11 @@ export const PolymartPlaceholderBodySchema = Type.Object(
     time: Type.Number({ description: "When Polymart sent it (Unix seconds); at most 300 s from the server's clock", examples: [1764000000] }),
     placeholder: Type.String({ maxLength: 200, description: 'The placeholder being filled in', examples: ['%%__LICENSE__%%'] }),
     license: Type.Optional(Type.String({ maxLength: 500, description: "Polymart's own license reference for the download; recorded" })),
-    test: Type.Optional(Type.Boolean({ description: 'Sent by a test from the Polymart panel; handled like any other request, and recorded' })),
+    test: Type.Optional(
+      Type.Boolean({
+        description: "Sent by Polymart's test button: answered `TEST0-TEST0-TEST0-TEST0-TEST0` (404 for an unknown product), nothing created or recorded",
+      }),
+    ),
   },
   {
     description:
@@ -79,7 +88,7 @@ export const PolymartRefundAnswerSchema = Type.Object(
     revokedLicenseIds: Type.Array(Type.String(), { description: 'The licenses revoked (reason `refund`); empty when none was active' }),
     ignored: Type.Optional(Type.String({ description: '`unknown product` or `unknown customer`: nothing to revoke', examples: ['unknown customer'] })),
   },
-  { description: '`product.user.purchaseRemoved` (refund or chargeback)' },
+  { description: '`product.user.purchaseRemoved` (refund or chargeback): the orders of those licenses are marked refunded too' },
 );
 export const PolymartPingAnswerSchema = Type.Object({ ok: Type.Literal(true) }, { description: '`ping`' });
 export const PolymartIgnoredAnswerSchema = Type.Object(

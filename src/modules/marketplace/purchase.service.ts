@@ -1,6 +1,7 @@
 // One marketplace purchase, whichever marketplace sent it (SPEC.md steps 3 to 6): the
 // buyer's customer record, found or created; their active license for the product, or a
-// new one with its order; `marketplace.license.create` or `.reuse` audited. Each
+// new one with its order (`licenses.create` and `orders.create`); `marketplace.license.create`
+// or `.reuse` audited. Each
 // marketplace translates its request into a Purchase, so these rules live once.
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/storage/errors.js';
@@ -62,7 +63,6 @@ export async function issue(trx: Db, storage: Storage, purchase: Purchase): Prom
   // fixed one keeps SPEC.md's rule: a subscription runs one billing period.
   const expiresAtEpochMillis =
     product.isSubscription && product.recurringPeriodDays ? Date.now() + product.recurringPeriodDays * DAY_MS : null;
-  // marketplace.license.create below is this license's audit entry.
   const license = withoutHistory(
     await insertLicense(trx, {
       productId: product.id,
@@ -71,6 +71,10 @@ export async function issue(trx: Db, storage: Storage, purchase: Purchase): Prom
       ...(product.expiryBasis === 'fixed' ? { expiresAtEpochMillis } : {}),
     }),
   );
+  // The license's own fact, as a staff-issued one writes it: whoever subscribes to
+  // `licenses.create` hears of every new license, whichever route made it.
+  // marketplace.license.create below says which purchase made it.
+  await recordAudit(trx, actor, 'licenses.create', { ...license, validationAttemptCount: 0, ...auditTag });
   const order = { customerId: customer.id, productIds: [product.id], totalAmount: product.price, licenseIds: [license.id] };
   await createOrder(trx, actor, order, auditTag);
   await recordAudit(trx, actor, 'marketplace.license.create', purchase.entry(license));

@@ -40,7 +40,7 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
     registers: [registry],
   });
   const slotReleases = new Counter({
-    name: 'licenses_slot_releases_total',
+    name: 'licensing_slot_releases_total',
     help: 'IP and HWID bindings released, by reason: inactive (a validation made room past slotTimeoutMinutes) or self (POST /licenses/release)',
     labelNames: ['reason'],
     registers: [registry],
@@ -70,7 +70,7 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
     registers: [registry],
   });
   const webhookAttempts = new Counter({
-    name: 'webhook_deliveries_total',
+    name: 'licensing_webhook_deliveries_total',
     help: 'Outbound webhook attempts, by outcome: delivered, retry (another attempt is scheduled) or failed (given up)',
     labelNames: ['outcome'],
     registers: [registry],
@@ -95,8 +95,8 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
         if (stats) this.set(read(stats));
       },
     });
-  queueGauge('webhook_queue_depth', 'Outbound webhook events waiting for delivery (all endpoints)', (s) => s.depth);
-  queueGauge('webhook_oldest_pending_seconds', 'Age of the oldest event waiting for delivery; 0 when none waits', (s) =>
+  queueGauge('licensing_webhook_queue_depth', 'Outbound webhook events waiting for delivery (all endpoints)', (s) => s.depth);
+  queueGauge('licensing_webhook_oldest_pending_seconds', 'Age of the oldest event waiting for delivery; 0 when none waits', (s) =>
     s.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - s.oldestCreatedAt) / 1000),
   );
   if (pool) {

@@ -5,6 +5,7 @@ import type { OrdersTable } from '../../db/schema.js';
 export interface OrderFilter extends Page, Sort {
   customerId?: string;
   productId?: string;
+  refunded?: boolean;
 }
 
 /** Keeps `in (…)` lists well below both databases' bound-parameter limits. */
@@ -17,6 +18,7 @@ export const findOrder = (db: Db, id: string) =>
 function matchingOrders(db: Db, filter: OrderFilter) {
   let query = db.selectFrom('orders');
   if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
+  if (filter.refunded !== undefined) query = query.where('refunded_at', filter.refunded ? 'is not' : 'is', null);
   if (filter.productId !== undefined) {
     const productId = filter.productId;
     query = query.where(({ exists, selectFrom }) =>
@@ -87,7 +89,11 @@ export async function existingLicenseIds(db: Db, ids: readonly string[]): Promis
 
 export const insertOrder = (trx: Db, row: OrdersTable) => trx.insertInto('orders').values(row).execute();
 
-export async function updateOrder(trx: Db, id: string, values: Pick<OrdersTable, 'customer_id' | 'total_amount'>): Promise<boolean> {
+export async function updateOrder(
+  trx: Db,
+  id: string,
+  values: Pick<OrdersTable, 'customer_id' | 'total_amount' | 'refunded_at'>,
+): Promise<boolean> {
   const result = await trx.updateTable('orders').set(values).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -116,4 +122,21 @@ export async function replaceOrderItems(
       .values(licenseIds.map((licenseId, position) => ({ order_id: orderId, license_id: licenseId, position })))
       .execute();
   }
+}
+
+/**
+ * Marks as refunded, at `at`, the orders of `customerId` that stand and hold one of
+ * `licenseIds` (the licenses a refund revoked); returns their ids.
+ */
+export async function markRefunded(trx: Db, customerId: string, licenseIds: readonly string[], at: number): Promise<string[]> {
+  if (licenseIds.length === 0) return [];
+  const rows = await trx
+    .updateTable('orders')
+    .set({ refunded_at: at })
+    .where('customer_id', '=', customerId)
+    .where('refunded_at', 'is', null)
+    .where('id', 'in', trx.selectFrom('order_licenses').select('order_id').where('license_id', 'in', [...licenseIds]))
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id).sort();
 }

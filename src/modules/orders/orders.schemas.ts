@@ -11,6 +11,13 @@ export const OrderSchema = Type.Object({
   totalAmount: Type.Number({ description: "In the account's base currency" }),
   licenseIds: Type.Array(Type.String(), { description: 'Associated licenses, in the order given' }),
   createdAtEpochMillis: Type.Number({ description: 'When the order was created' }),
+  refundedAtEpochMillis: Type.Optional(
+    Type.Number({
+      description:
+        'When the purchase was refunded (a Polymart refund or chargeback, or staff); absent while it stands. `totalAmount` stays ' +
+        'what was paid: revenue is the sum over orders without refundedAtEpochMillis (`GET /orders?refunded=false`).',
+    }),
+  ),
 });
 export type Order = Static<typeof OrderSchema>;
 
@@ -31,9 +38,15 @@ export const OrderBodySchema = Type.Object(
         examples: [['ABCDE-FGHJK-MNPQR-STVWX-YZ012']],
       }),
     ),
+    refundedAtEpochMillis: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+        description: 'When the purchase was refunded; null: it stands. Omitted: null on POST, unchanged on PUT.',
+        examples: [null],
+      }),
+    ),
   },
   {
-    description: 'An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]`.',
+    description: 'An order. On PUT the whole record is replaced: omitted `licenseIds` become `[]` (an omitted `refundedAtEpochMillis` is kept).',
     examples: [{ customerId: '0190f0f0-0000-7000-8000-00000000000c', productIds: ['0190f0f0-0000-7000-8000-000000000001'], totalAmount: 19.99 }],
   },
 );
@@ -44,5 +57,6 @@ export const OrderQuerySchema = Type.Object({
   ...SortQueryProperties(['createdAt', 'totalAmount']),
   customerId: Type.Optional(Type.String({ maxLength: 200, description: 'Only orders of this customer' })),
   productId: Type.Optional(Type.String({ maxLength: 200, description: 'Only orders containing this product' })),
+  refunded: Type.Optional(Type.Boolean({ description: 'true: only refunded orders; false: only orders that stand (revenue)' })),
 });
 export type OrderQuery = Static<typeof OrderQuerySchema>;

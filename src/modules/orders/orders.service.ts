@@ -35,6 +35,8 @@ const toOrder = (row: OrdersTable, productIds: string[], licenseIds: string[]): 
   totalAmount: row.total_amount,
   licenseIds,
   createdAtEpochMillis: row.created_at,
+  // Absent while the order stands: an order reads as SPEC.md's Order until it is refunded.
+  ...(row.refunded_at !== null && row.refunded_at !== undefined && { refundedAtEpochMillis: Number(row.refunded_at) }),
 });
 
 async function assertReferencesExist(db: Db, items: OrderItems): Promise<void> {
@@ -102,7 +104,13 @@ export async function streamOrders(db: Db, query: OrderQuery, writer: ListWriter
 export async function createOrder(trx: Db, actor: string, input: OrderInput, auditTag: object = {}): Promise<Order> {
   const items = toItems(input);
   await assertReferencesExist(trx, items);
-  const row: OrdersTable = { id: newId(), customer_id: items.customerId, total_amount: items.totalAmount, created_at: Date.now() };
+  const row: OrdersTable = {
+    id: newId(),
+    customer_id: items.customerId,
+    total_amount: items.totalAmount,
+    created_at: Date.now(),
+    refunded_at: input.refundedAtEpochMillis ?? null,
+  };
   await saveItems(async () => {
     await repo.insertOrder(trx, row);
     await repo.replaceOrderItems(trx, row.id, items.productIds, items.licenseIds);
@@ -118,11 +126,17 @@ export async function updateOrder(trx: Db, actor: string, id: string, input: Ord
   if (!existing) throw notFound('Order not found');
   const items = toItems(input);
   await assertReferencesExist(trx, items);
+  // Omitted: kept (an edit that does not mention the refund must not undo it).
+  const values = {
+    customer_id: items.customerId,
+    total_amount: items.totalAmount,
+    refunded_at: input.refundedAtEpochMillis === undefined ? existing.refunded_at : input.refundedAtEpochMillis,
+  };
   await saveItems(async () => {
-    await repo.updateOrder(trx, id, { customer_id: items.customerId, total_amount: items.totalAmount });
+    await repo.updateOrder(trx, id, values);
     await repo.replaceOrderItems(trx, id, items.productIds, items.licenseIds);
   });
-  const order = toOrder({ ...existing, customer_id: items.customerId, total_amount: items.totalAmount }, items.productIds, items.licenseIds);
+  const order = toOrder({ ...existing, ...values }, items.productIds, items.licenseIds);
   await recordAudit(trx, actor, 'orders.update', order);
   return order;
 }
@@ -132,4 +146,14 @@ export async function deleteOrder(trx: Db, actor: string, id: string): Promise<v
   const order = await getOrder(trx, id);
   await repo.deleteOrder(trx, id);
   await recordAudit(trx, actor, 'orders.delete', order);
+}
+
+/**
+ * A refund: the customer's standing orders that hold one of the revoked licenses are
+ * marked refunded now, each with its `orders.update` entry (`auditTag` joins its data).
+ */
+export async function refundOrdersOf(trx: Db, actor: string, customerId: string, licenseIds: readonly string[], auditTag: object = {}): Promise<string[]> {
+  const ids = await repo.markRefunded(trx, customerId, licenseIds, Date.now());
+  for (const id of ids) await recordAudit(trx, actor, 'orders.update', { ...(await getOrder(trx, id)), ...auditTag });
+  return ids;
 }

@@ -2,11 +2,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { SelfReleaseLimit, SlotTimeoutMinutes } from '../licenses/slot-settings.js';
 import { ExpiryBasisSchema, FeaturesSchema, GraceDaysSchema, ValidForDaysSchema } from '../licenses/policy-settings.js';
+import { SharingAlertSetting } from '../sharing/sharing-alert.js';
 
 /** Largest value a PostgreSQL `integer` column holds. */
 const MAX_INT = 2_147_483_647;
 /** Keeps amounts finite: JSON numbers such as 1e400 parse to Infinity. */
 export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
+
+const PRODUCT_SHARING_ALERT = SharingAlertSetting(
+  "Applies live to every license of the product that has none of its own (null: off; not copied into licenses). ",
+);
 
 const slotLimit = (what: string) =>
   NullableInteger({ minimum: 0, maximum: MAX_INT, description: `${what}; null means unlimited`, examples: [2] });
@@ -33,6 +38,7 @@ export const ProductSchema = Type.Object({
   revealReasons: Type.Boolean({
     description: "Whether validation answers carry `reason` for this product's licenses whose own revealReasons is null (read live)",
   }),
+  sharingAlert: PRODUCT_SHARING_ALERT,
   createdAtEpochMillis: Type.Number({ description: 'When the product was created' }),
 });
 export type Product = Static<typeof ProductSchema>;
@@ -87,6 +93,7 @@ export const ProductBodySchema = Type.Object(
     revealReasons: Type.Optional(
       Type.Boolean({ description: 'Validation answers carry `reason` (omitted: false); licenses may override it', examples: [false] }),
     ),
+    sharingAlert: Type.Optional(PRODUCT_SHARING_ALERT),
   },
   {
     description:

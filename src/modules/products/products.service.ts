@@ -9,6 +9,7 @@ import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { referencedByMessage } from '../../lib/references.js';
 import { recordAudit } from '../audit/audit.service.js';
+import { parseSharingAlert, sharingAlertColumn } from '../sharing/sharing-alert.js';
 import * as repo from './products.repository.js';
 import type { Product, ProductBody, ProductName, ProductPatch, ProductQuery } from './products.schemas.js';
 import { assertExpiryPolicy, parseFeatures, storeFeatures, type ExpiryBasis } from '../licenses/policy-settings.js';
@@ -28,6 +29,7 @@ const toProduct = (row: ProductRow): Product => ({
   polymartProductId: row.polymart_product_id,
   slotTimeoutMinutes: row.slot_timeout_minutes,
   selfReleaseLimit: row.self_release_limit,
+  sharingAlert: parseSharingAlert(row.sharing_alert),
   expiryBasis: row.expiry_basis as ExpiryBasis,
   validForDays: row.valid_for_days,
   graceDays: row.grace_days,
@@ -55,6 +57,7 @@ const toValues = (body: ProductBody): repo.ProductValues => {
   polymart_product_id: body.polymartProductId ?? null,
   slot_timeout_minutes: body.slotTimeoutMinutes ?? null,
   self_release_limit: body.selfReleaseLimit ?? null,
+  sharing_alert: sharingAlertColumn(body.sharingAlert),
   expiry_basis: expiryBasis,
   valid_for_days: validForDays,
   grace_days: body.graceDays ?? null,
@@ -175,6 +178,7 @@ const PATCH_COLUMNS: Record<keyof ProductBody, keyof repo.ProductValues> = {
   validForDays: 'valid_for_days',
   graceDays: 'grace_days',
   features: 'features',
+  sharingAlert: 'sharing_alert',
   revealReasons: 'reveal_reasons',
 };
 

@@ -8,7 +8,7 @@ import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test
 
 const OPTIONAL_NULLS = {
   description: null, recurringPeriodDays: null, maxIps: null, maxHwids: null, marketplaceResourceId: null, polymartProductId: null,
-  slotTimeoutMinutes: null, selfReleaseLimit: null,
+  slotTimeoutMinutes: null, selfReleaseLimit: null, sharingAlert: null,
   // License policies (DECISIONS.md): the defaults that keep SPEC.md's behaviour
   expiryBasis: 'fixed', validForDays: null, graceDays: null, features: {}, revealReasons: false,
 };

@@ -1,4 +1,4 @@
-// The permission strings of SPEC.md (and DECISIONS.md: webhooks). The Master Admin holds the wildcard instead.
+// The permission strings of SPEC.md (and DECISIONS.md: webhooks, blocklist). The Master Admin holds the wildcard instead.
 export const PERMISSIONS = [
   'customers:read', 'customers:write', 'customers:delete',
   'products:read', 'products:write', 'products:delete',
@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   'staff:read', 'staff:manage',
   'actions:read',
   'webhooks:read', 'webhooks:write',
+  'blocklist:read', 'blocklist:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -94,7 +94,7 @@ describe.each(DIALECTS)('a database that already holds clashing usernames (%s)',
       await db.destroy();
     }
     t = await startTestApp(dialect, {}, database); // migrates to the latest
-  });
+  }, 120_000);
   afterAll(async () => {
     await t?.close();
     await database?.drop();
@@ -119,7 +119,7 @@ describe.each(DIALECTS)('a database that already holds clashing usernames (%s)',
     expect(report.stdout).toContain('"boss\\u200b"');
     expect(report.stdout).toContain('"bоss"');
     expect(report.stderr).toContain('doctor: 3 problem(s) found');
-  });
+  }, 120_000);
 
   it('doctor finds nothing in a clean database (exit 0)', async () => {
     const clean = await createTestDatabase(dialect);
@@ -132,5 +132,5 @@ describe.each(DIALECTS)('a database that already holds clashing usernames (%s)',
       await app.close();
       await clean.drop();
     }
-  });
+  }, 120_000);
 });

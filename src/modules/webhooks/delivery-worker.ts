@@ -13,6 +13,7 @@ import { disableFailingEndpoint } from './endpoints.service.js';
 import { findEndpoints, updateEndpoint, type EndpointRow } from './endpoints.repository.js';
 import * as outbox from './outbox.repository.js';
 import { retryDelayMs } from './retry-schedule.js';
+import { discordNames } from './discord-names.js';
 import { sendAttempt, type AttemptResult } from './send-attempt.js';
 
 export interface DeliveryOptions {
@@ -121,6 +122,7 @@ export class DeliveryWorker {
 
   private async attempt(row: outbox.OutboxRow, endpoint: EndpointRow | undefined): Promise<void> {
     if (!endpoint) return; // deleted meanwhile: its rows went with it
+    const names = endpoint.format === 'discord' ? await discordNames(this.storage.db, row.type, row.body).catch(() => ({})) : undefined;
     const result = await sendAttempt(
       {
         url: endpoint.url,
@@ -128,7 +130,7 @@ export class DeliveryWorker {
         secret: endpoint.secret,
         previousSecret: Number(endpoint.previous_secret_until) > Date.now() ? endpoint.previous_secret : null,
       },
-      { id: row.event_id, type: row.type, body: row.body },
+      { id: row.event_id, type: row.type, body: row.body, names },
       { timeoutMs: this.timeoutMs, allowPrivateNetworks: this.options.allowPrivateNetworks },
     );
     try {

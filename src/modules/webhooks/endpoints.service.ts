@@ -88,10 +88,12 @@ export async function createEndpoint(
     failing_since: null,
     disabled_reason: null,
   };
+  const view = toView(row, checked.events);
+  // Audited (and its event queued) before the endpoint exists: the new endpoint is not sent
+  // its own creation, which it could not verify (nobody can have installed its secret yet).
+  await recordAudit(trx, actor, 'webhookEndpoint.create', view);
   await repo.insertEndpoint(trx, row);
   await repo.replaceSubscriptions(trx, row.id, checked.events);
-  const view = toView(row, checked.events);
-  await recordAudit(trx, actor, 'webhookEndpoint.create', view);
   return { ...view, secret: row.secret };
 }
 
@@ -151,6 +153,8 @@ export async function listDeliveries(db: Db, id: string, limit: number): Promise
     type: r.type,
     attempt: r.attempt,
     status: r.status as Delivery['status'],
+    // The outbox row outlives its attempts (both are pruned after 30 days): absent, the attempt's own state stands.
+    eventStatus: (r.event_status ?? r.status) as Delivery['eventStatus'],
     responseStatus: r.response_status,
     responseBody: r.response_body,
     durationMs: r.duration_ms,

@@ -4,9 +4,11 @@
 
 export const AUDIT_EVENT_TYPES = [
   'apiToken.create', 'apiToken.revoke',
+  'blocklist.create', 'blocklist.update', 'blocklist.delete',
   'customers.create', 'customers.update', 'customers.delete',
   'licenses.create', 'licenses.update', 'licenses.delete', 'licenses.issueFile',
   'licenses.revoke', 'licenses.reinstate', 'licenses.slot.release', 'licenses.expiry.start',
+  'licenses.sharing.suspected', 'licenses.sharing.clear',
   'marketplace.license.create', 'marketplace.license.reuse', 'marketplace.license.reject', 'marketplace.license.revoke',
   'orders.create', 'orders.update', 'orders.delete',
   'products.create', 'products.update', 'products.delete',
@@ -27,8 +29,13 @@ export const EXPIRING_EVENT_TYPE = 'licenses.expiring';
 /** Once per license and expiry, when the clock passes it (expiry-notices.ts). */
 export const EXPIRED_EVENT_TYPE = 'licenses.expired';
 
+/** A blocklist rule matched requests (at most one a minute per rule; not audited). */
+export const BLOCKLIST_HIT_EVENT_TYPE = 'blocklist.hit';
+
 /** Every type an endpoint may subscribe to. */
-export const EVENT_TYPES: readonly string[] = [...AUDIT_EVENT_TYPES, ...VALIDATION_EVENT_TYPES, EXPIRING_EVENT_TYPE, EXPIRED_EVENT_TYPE];
+export const EVENT_TYPES: readonly string[] = [
+  ...AUDIT_EVENT_TYPES, ...VALIDATION_EVENT_TYPES, EXPIRING_EVENT_TYPE, EXPIRED_EVENT_TYPE, BLOCKLIST_HIT_EVENT_TYPE,
+];
 
 /** Subscribes to every type, including those added later. */
 export const ALL_EVENTS = '*';

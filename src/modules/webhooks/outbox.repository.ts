@@ -146,13 +146,18 @@ export async function insertDelivery(db: Db, delivery: WebhookDeliveriesTable): 
   await db.insertInto('webhook_deliveries').values(delivery).execute();
 }
 
-export function listDeliveries(db: Db, endpointId: string, limit: number): Promise<WebhookDeliveriesTable[]> {
+/** A logged attempt and its event's state now (the outbox row, found by its key `<event id>:<endpoint id>`). */
+export type LoggedDelivery = WebhookDeliveriesTable & { event_status: string | null };
+
+export function listDeliveries(db: Db, endpointId: string, limit: number): Promise<LoggedDelivery[]> {
   return db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('endpoint_id', '=', endpointId)
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
+    .selectFrom('webhook_deliveries as d')
+    .leftJoin('webhook_outbox as o', (join) => join.on('o.id', '=', sql<string>`d.event_id || ':' || d.endpoint_id`))
+    .selectAll('d')
+    .select('o.status as event_status')
+    .where('d.endpoint_id', '=', endpointId)
+    .orderBy('d.at', 'desc')
+    .orderBy('d.id', 'desc')
     .limit(limit)
     .execute();
 }

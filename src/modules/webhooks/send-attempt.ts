@@ -6,7 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import { guardedLookup, literalHostAllowed } from './address-guard.js';
-import { discordMessage } from './discord-format.js';
+import { discordMessage, type DiscordNames } from './discord-format.js';
 
 export const RESPONSE_EXCERPT_BYTES = 2048;
 
@@ -22,6 +22,8 @@ export interface EventToSend {
   id: string;
   type: string;
   body: string;
+  /** For the discord format: the names of the product and customer the event is about. */
+  names?: DiscordNames;
 }
 
 export interface AttemptResult {
@@ -41,7 +43,8 @@ export interface AttemptOptions {
 /** The request body and headers for the endpoint's format. */
 export function requestFor(target: Target, event: EventToSend, now = new Date()): { body: string; headers: Record<string, string> } {
   if (target.format === 'discord') {
-    return { body: JSON.stringify(discordMessage(event.type, JSON.parse(event.body))), headers: { 'content-type': 'application/json' } };
+    const message = discordMessage(event.type, JSON.parse(event.body), event.names);
+    return { body: JSON.stringify(message), headers: { 'content-type': 'application/json' } };
   }
   // Standard Webhooks: several space-separated signatures, any of which may verify.
   const signature = [target.secret, ...(target.previousSecret ? [target.previousSecret] : [])]

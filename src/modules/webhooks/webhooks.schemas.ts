@@ -61,6 +61,13 @@ export const DeliverySchema = Type.Object(
       enum: ['pending', 'delivered', 'failed'],
       description: 'The event after this attempt: delivered, pending (another attempt is scheduled) or failed (given up)',
     }),
+    eventStatus: Type.Unsafe<'pending' | 'delivered' | 'failed'>({
+      type: 'string',
+      enum: ['pending', 'delivered', 'failed'],
+      description:
+        "The event's state now, after all its attempts (and any redelivery): an attempt that was `pending` (retry scheduled) " +
+        'shows here whether the event was delivered later or given up',
+    }),
     responseStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'null: no HTTP answer (timeout, refused, connection failed)' }),
     responseBody: NullableString({ description: 'The first 2 KiB of the answer, or why there was none' }),
     durationMs: Type.Integer(),

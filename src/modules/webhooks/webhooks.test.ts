@@ -313,9 +313,11 @@ describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {
     const customer = await createCustomer(t);
     const [request] = await receiver.waitFor(1, (r) => r.body.includes(customer.id));
     expect(request!.headers).not.toHaveProperty('webhook-signature');
-    const message = JSON.parse(request!.body) as { embeds: { title: string; fields: { name: string; value: string }[] }[] };
-    expect(message.embeds[0]!.title).toBe('customers.create');
-    expect(message.embeds[0]!.fields).toContainEqual(expect.objectContaining({ name: 'id', value: customer.id }));
+    // A message for people (issue 28): the title in words, the customer by name, the type in the footer.
+    const message = JSON.parse(request!.body) as { embeds: { title: string; fields: { name: string; value: string }[]; footer: { text: string } }[] };
+    expect(message.embeds[0]!.title).toBe('New customer');
+    expect(message.embeds[0]!.footer.text).toBe(`customers.create · ${customer.id}`);
+    expect(message.embeds[0]!.fields).toContainEqual(expect.objectContaining({ name: 'Customer', value: customer.name }));
     await remove(endpoint.id);
   });
 });

@@ -9,6 +9,7 @@ import { useAuditEntries } from '../../features/audit/api/get-audit-entries';
 import { AuditTable } from '../../features/audit/components/audit-table';
 import { useCustomers } from '../../features/customers/api/get-customers';
 import { useLicenseStats } from '../../features/licenses/api/get-license-stats';
+import { useLicenses } from '../../features/licenses/api/get-licenses';
 import { ValidationsChart } from '../../features/licenses/components/validations-chart';
 import { validationsPerDay, windowStart } from '../../features/licenses/license-stats';
 import { useProducts } from '../../features/products/api/get-products';
@@ -35,6 +36,7 @@ export function DashboardPage() {
   const products = useProducts({ limit: 1 }, can.products);
   // Local midnight CHART_DAYS - 1 days ago: the same key (and cached answer) all day.
   const licenses = useLicenseStats(windowStart(CHART_DAYS), can.licenses);
+  const suspected = useLicenses({ sharing: 'suspected', limit: 1 }, can.licenses);
   const audit = useAuditEntries({ limit: 10 }, can.audit);
   const nothing = !can.customers && !can.products && !can.licenses && !can.audit;
   const validations = licenses.data?.validationsByHour.reduce((sum, hour) => sum + hour.successful + hour.failed, 0);
@@ -57,8 +59,9 @@ export function DashboardPage() {
         {can.products ? <Stat label="Products" value={products.data?.total} to="/products" loading={products.isPending} /> : null}
         {can.licenses ? <Stat label="Active licenses" value={licenses.data?.active} to="/licenses" loading={licenses.isPending} /> : null}
         {can.licenses ? <Stat label="Expired licenses" value={licenses.data?.expired} to="/licenses" loading={licenses.isPending} /> : null}
+        {can.licenses ? <Stat label="Suspected sharing" value={suspected.data?.total} to="/licenses?sharing=suspected" loading={suspected.isPending} /> : null}
       </div>
-      {[customers, products, licenses].map((q, i) => (q.error ? <ErrorMessage key={i} error={q.error} /> : null))}
+      {[customers, products, licenses, suspected].map((q, i) => (q.error ? <ErrorMessage key={i} error={q.error} /> : null))}
       {can.licenses ? (
         <section className="card">
           {licenses.isPending ? (

@@ -14,6 +14,9 @@ import { RevokeButtons } from '../../features/licenses/components/revoke-buttons
 import { LicenseEditForm } from '../../features/licenses/components/license-edit-form';
 import { LicenseSummary } from '../../features/licenses/components/license-summary';
 import { ValidationHistory } from '../../features/licenses/components/validation-history';
+import { SharingPanel } from '../../features/licenses/components/sharing-panel';
+import { useCreateRule } from '../../features/blocklist/api/blocklist';
+import { BlockButtons, BlockScopePicker, blockRule, type BlockScope } from '../../features/blocklist/components/block-buttons';
 import { withoutBinding } from '../../features/licenses/license-stats';
 import { useCan } from '../../hooks/use-session';
 import { useNames } from '../use-names';
@@ -29,6 +32,9 @@ export function LicensePage() {
   const [action, setAction] = useState<'release' | 'edit'>('edit');
   const canWrite = useCan('licenses:write');
   const canDelete = useCan('licenses:delete');
+  const canBlock = useCan('blocklist:write');
+  const block = useCreateRule();
+  const [blockScope, setBlockScope] = useState<BlockScope>('license');
   const conflict = isVersionConflict(update.error);
 
   return (
@@ -47,6 +53,13 @@ export function LicensePage() {
             },
             { onSuccess: () => setDone(`${kind === 'ip' ? 'IP' : 'HWID'} ${value} released.`) },
           );
+        };
+        const blockValue = (type: 'hwid' | 'ip', value: string) => {
+          setDone(null);
+          block.mutate(blockRule(type, value, blockScope, data), {
+            onSuccess: () =>
+              setDone(`${type === 'ip' ? 'IP' : 'HWID'} ${value} blocked for ${blockScope === 'license' ? 'this license' : 'every license of this product'}.`),
+          });
         };
         return (
           <>
@@ -69,7 +82,9 @@ export function LicensePage() {
             {conflict ? <Notice tone="warning">{update.error?.message}</Notice> : null}
             {!conflict && action === 'release' ? <ErrorMessage error={update.error} title="Not saved:" /> : null}
             {done ? <Notice tone="success">{done}</Notice> : null}
+            <ErrorMessage error={block.error} title="Not blocked:" />
             <LicenseSummary license={data} names={names} />
+            <SharingPanel licenseId={id} canClear={canWrite} />
             <div className="two-columns">
               <BindingsList title="Bound IPs" kind="IP" bindings={data.bindings.ips} limit={data.maxIps} canRelease={canWrite} busy={update.isPending} onRelease={(ip) => release('ip', ip)} />
               <BindingsList title="Bound HWIDs" kind="HWID" bindings={data.bindings.hwids} limit={data.maxHwids} canRelease={canWrite} busy={update.isPending} onRelease={(hwid) => release('hwid', hwid)} />
@@ -88,7 +103,12 @@ export function LicensePage() {
                 }}
               />
             ) : null}
-            <ValidationHistory attempts={data.validationAttempts} revokedReason={data.revokedReason} />
+            <ValidationHistory
+              attempts={data.validationAttempts}
+              revokedReason={data.revokedReason}
+              toolbar={canBlock ? <BlockScopePicker value={blockScope} onChange={setBlockScope} /> : null}
+              rowActions={canBlock ? (attempt) => <BlockButtons hwid={attempt.hwid} ip={attempt.ip} busy={block.isPending} onBlock={blockValue} /> : undefined}
+            />
           </>
         );
       }}

@@ -19,22 +19,23 @@ const PAGE_SIZE = 20;
 const SORTABLE = ['createdAt', 'expiresAt'];
 
 export function LicensesPage() {
-  const list = useListParams(SORTABLE, ['customerId', 'productId', 'key', 'status']);
-  const { customerId, productId, key, status } = list.filters as Record<'customerId' | 'productId' | 'key' | 'status', string>;
+  const list = useListParams(SORTABLE, ['customerId', 'productId', 'key', 'status', 'sharing']);
+  const { customerId, productId, key, status, sharing } = list.filters as Record<'customerId' | 'productId' | 'key' | 'status' | 'sharing', string>;
   const [keyDraft, setKeyDraft] = useState(key);
   const licenses = useLicenses({
     customerId: customerId || undefined,
     productId: productId || undefined,
     key: key || undefined,
     status: status === 'active' || status === 'expired' ? status : undefined,
+    sharing: sharing === 'suspected' ? 'suspected' : undefined,
     ...list.sortQuery,
     ...pageQuery(list.page, PAGE_SIZE),
   });
   const names = useNames();
   const canWrite = useCan('licenses:write');
-  const filtered = Boolean(customerId || productId || key || status);
+  const filtered = Boolean(customerId || productId || key || status || sharing);
 
-  const setFilter = (name: FilterKey | 'status', value: string) => list.update({ filters: { [name]: value } });
+  const setFilter = (name: FilterKey | 'status' | 'sharing', value: string) => list.update({ filters: { [name]: value } });
   const searchKey = (event: FormEvent) => {
     event.preventDefault();
     list.update({ filters: { key: keyDraft.trim() } });
@@ -61,6 +62,10 @@ export function LicensesPage() {
             <option value="">Any status</option>
             <option value="active">Active</option>
             <option value="expired">Expired</option>
+          </SelectField>
+          <SelectField label="Sharing" value={sharing} onChange={(e) => setFilter('sharing', e.target.value)}>
+            <option value="">Any</option>
+            <option value="suspected">Suspected of sharing</option>
           </SelectField>
         </div>
         <form className="form form-inline filters" role="search" onSubmit={searchKey}>

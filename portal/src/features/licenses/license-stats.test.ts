@@ -85,6 +85,8 @@ describe('history and bindings', () => {
     usedHwids: ['machine-1', 'machine-2'],
     slotTimeoutMinutes: null,
     selfReleaseLimit: null,
+    sharingAlert: null,
+    sharingSuspectedAtEpochMillis: null,
     bindings: { ips: [], hwids: [] },
     selfReleasesUsed: 0,
     selfReleasesLeft: null,

@@ -3,11 +3,11 @@ const REASONS: Record<string, string> = {
   VALID: 'Valid',
   GRACE: 'Valid in grace (after expiry)',
   REVOKED: 'Revoked',
-  BLOCKED: 'Blocked',
   PRODUCT_MISMATCH: 'Wrong product',
   EXPIRED: 'License expired',
   IP_LIMIT_REACHED: 'IP limit reached',
   HWID_LIMIT_REACHED: 'HWID limit reached',
+  BLOCKED: 'Blocked (blocklist)',
   UNKNOWN: 'Unknown (imported)',
 };
 

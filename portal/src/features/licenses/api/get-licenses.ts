@@ -9,6 +9,8 @@ export interface LicenseQuery extends PageParams {
   /** Part of the key. */
   key?: string;
   status?: 'active' | 'expired';
+  /** Only licenses suspected of sharing. */
+  sharing?: 'suspected';
 }
 
 /** One page (or, without limit/offset, all) of the licenses matching `query`, and how many match in all. */

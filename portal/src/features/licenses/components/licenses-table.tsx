@@ -59,6 +59,14 @@ export function LicensesTable({ licenses, names, sorting }: { licenses: License[
           <td>{names.product(license.productId)}</td>
           <td>
             <StatusBadge status={licenseStatus(license, now)} />
+            {license.sharingSuspectedAtEpochMillis !== null ? (
+              <>
+                {' '}
+                <span className="badge badge-warn" data-testid="sharing-suspected" title="Presented from more distinct machines than its sharing alert allows">
+                  Sharing suspected
+                </span>
+              </>
+            ) : null}
           </td>
           <td className="nowrap">
             {/* The date, exact time on hover: a date-time with seconds pushed "Issued" out of a laptop's view. */}

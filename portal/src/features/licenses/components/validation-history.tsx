@@ -1,5 +1,6 @@
-// Validation attempts, newest first, with the reason of each outcome.
-import { useState } from 'react';
+// Validation attempts, newest first, with the reason of each outcome; the page may add
+// actions to each row (the blocklist's "Block this HWID / IP").
+import { useState, type ReactNode } from 'react';
 import { Table } from '../../../components/table';
 import { formatDateTime } from '../../../lib/format';
 import type { ValidationAttempt } from '../../../types/api';
@@ -8,8 +9,19 @@ import { reasonLabel } from '../reasons';
 
 const INITIAL_ROWS = 50;
 
-/** `revokedReason`: the license's, for attempts refused as REVOKED. */
-export function ValidationHistory({ attempts, revokedReason }: { attempts: ValidationAttempt[]; revokedReason?: string | null }) {
+export function ValidationHistory({
+  attempts,
+  revokedReason,
+  rowActions,
+  toolbar,
+}: {
+  attempts: ValidationAttempt[];
+  /** The license's, for attempts refused as REVOKED. */
+  revokedReason?: string | null;
+  rowActions?: (attempt: ValidationAttempt) => ReactNode;
+  /** Shown above the table (e.g. where a block applies). */
+  toolbar?: ReactNode;
+}) {
   const [showAll, setShowAll] = useState(false);
   const ordered = newestFirst(attempts);
   const shown = showAll ? ordered : ordered.slice(0, INITIAL_ROWS);
@@ -17,6 +29,7 @@ export function ValidationHistory({ attempts, revokedReason }: { attempts: Valid
   return (
     <section className="card">
       <h2>Validation history</h2>
+      {ordered.length > 0 ? toolbar : null}
       {ordered.length === 0 ? (
         <p className="muted">No validation attempts yet.</p>
       ) : (
@@ -30,6 +43,7 @@ export function ValidationHistory({ attempts, revokedReason }: { attempts: Valid
                 <th scope="col">Reason</th>
                 <th scope="col">IP</th>
                 <th scope="col">HWID</th>
+                {rowActions ? <th scope="col">Actions</th> : null}
               </tr>
             }
           >
@@ -48,6 +62,7 @@ export function ValidationHistory({ attempts, revokedReason }: { attempts: Valid
                 <td>
                   <code>{attempt.hwid}</code>
                 </td>
+                {rowActions ? <td className="nowrap">{rowActions(attempt)}</td> : null}
               </tr>
             ))}
           </Table>

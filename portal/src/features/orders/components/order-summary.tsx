@@ -1,4 +1,4 @@
-// A saved order at a glance: who, what, how much, which licenses (each a link).
+// A saved order at a glance: who, what, how much, which licenses (each a link), refunded or not.
 import { Link } from 'react-router';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import type { Order } from '../../../types/api';
@@ -14,7 +14,21 @@ export function OrderSummary({ order, names }: { order: Order; names: { customer
         <dt>Products</dt>
         <dd>{order.productIds.map(names.product).join(', ')}</dd>
         <dt>Total</dt>
-        <dd>{formatMoney(order.totalAmount)}</dd>
+        <dd>
+          {formatMoney(order.totalAmount)}
+          {order.refundedAtEpochMillis !== undefined ? (
+            <>
+              {' '}
+              <span className="badge badge-bad">Refunded</span>
+            </>
+          ) : null}
+        </dd>
+        {order.refundedAtEpochMillis !== undefined ? (
+          <>
+            <dt>Refunded</dt>
+            <dd data-testid="order-refunded">{formatDateTime(order.refundedAtEpochMillis)} (not counted as revenue)</dd>
+          </>
+        ) : null}
         <dt>Licenses</dt>
         <dd>
           {order.licenseIds.length === 0 ? <span className="muted">None</span> : null}

@@ -40,7 +40,17 @@ export function OrdersTable({
             <Link to={`/customers/${order.customerId}`}>{names.customer(order.customerId)}</Link>
           </td>
           <td>{order.productIds.map(names.product).join(', ')}</td>
-          <td className="number">{formatMoney(order.totalAmount)}</td>
+          <td className="number">
+            {formatMoney(order.totalAmount)}
+            {order.refundedAtEpochMillis !== undefined ? (
+              <>
+                {' '}
+                <span className="badge badge-bad" title={`Refunded ${formatDateTime(order.refundedAtEpochMillis)}: not revenue`}>
+                  Refunded
+                </span>
+              </>
+            ) : null}
+          </td>
           <td>
             {order.licenseIds.map((id) => (
               <Link key={id} to={`/licenses/${id}`} className="chip" title={id}>

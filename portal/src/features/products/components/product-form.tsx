@@ -4,14 +4,23 @@ import { useState, type FormEvent } from 'react';
 import { CheckboxField, TextAreaField, TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
 import { useCheckedForm } from '../../../hooks/use-checked-form';
-import { amount, optionalWholeNumber, required } from '../../../lib/form-checks';
+import { amount, optionalWholeNumber, required, type Check } from '../../../lib/form-checks';
 import { numberInput, optionalInteger, optionalText, requiredNumber } from '../../../lib/form-values';
 import type { Product, ProductInput } from '../../../types/api';
 import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../../licenses/slot-setting-hints';
 import { ExpiryBasisFields, FeaturesEditor, GraceDaysField } from '../../licenses/components/policy-fields';
 import { checkFeatureRows, featureRows, featuresFromRows, type ExpiryBasis, type FeatureRow } from '../../licenses/policy-values';
 
-const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId', 'polymartProductId', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
+const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId', 'polymartProductId', 'sharingAlert', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
+
+/** Shared-key alert: at least one limit, and then a window of 1–168 hours. */
+const sharingWindow = (limits: string): Check => (text) => {
+  if (limits === '' && text.trim() === '') return null;
+  if (limits === '') return 'Give a distinct IP or HWID limit too, or leave the window empty.';
+  const hours = Number(text.trim());
+  return Number.isInteger(hours) && hours >= 1 && hours <= 168 ? null : 'Enter whole hours from 1 to 168.';
+};
+const positiveOrEmpty: Check = (text) => (text.trim() === '' ? null : /^\d+$/.test(text.trim()) && Number(text) >= 1 ? null : 'Enter a whole number of at least 1, or leave it empty.');
 
 export function ProductForm({
   product,
@@ -42,7 +51,11 @@ export function ProductForm({
     validForDays: numberInput(product?.validForDays),
     graceDays: numberInput(product?.graceDays),
     revealReasons: product?.revealReasons ?? false,
+    sharingIps: numberInput(product?.sharingAlert?.distinctIps),
+    sharingHwids: numberInput(product?.sharingAlert?.distinctHwids),
+    sharingWindow: numberInput(product?.sharingAlert?.windowHours),
   });
+  const sharingLimits = `${v.sharingIps.trim()}${v.sharingHwids.trim()}`;
   const [features, setFeatures] = useState<FeatureRow[]>(featureRows(product?.features));
   const clock = v.expiryBasis === 'creation' || v.expiryBasis === 'firstValidation';
   const errors = useCheckedForm(
@@ -61,11 +74,17 @@ export function ProductForm({
       validForDays: clock ? v.validForDays : '',
       graceDays: v.graceDays,
       features: JSON.stringify(features),
+      sharingIps: v.sharingIps,
+      sharingHwids: v.sharingHwids,
+      sharingWindow: v.sharingWindow,
     },
     {
       validForDays: (text) => (clock && text.trim() === '' ? 'Required with this expiry basis.' : optionalWholeNumber(text)),
       graceDays: optionalWholeNumber,
       features: () => checkFeatureRows(features),
+      sharingIps: positiveOrEmpty,
+      sharingHwids: positiveOrEmpty,
+      sharingWindow: sharingWindow(sharingLimits),
       name: required,
       productType: required,
       price: amount,
@@ -102,6 +121,14 @@ export function ProductForm({
       graceDays: optionalInteger(v.graceDays) as number | null,
       features: featuresFromRows(features) as Record<string, boolean | number | string>,
       revealReasons: v.revealReasons,
+      sharingAlert:
+        sharingLimits === ''
+          ? null
+          : {
+              ...(v.sharingIps.trim() ? { distinctIps: Number(v.sharingIps) } : {}),
+              ...(v.sharingHwids.trim() ? { distinctHwids: Number(v.sharingHwids) } : {}),
+              windowHours: Number(v.sharingWindow),
+            },
     });
   };
 
@@ -158,6 +185,17 @@ export function ProductForm({
           allowRemove={false}
           hint="What this product unlocks, e.g. pro: on, seats: 5. Licenses may override single keys."
         />
+      </fieldset>
+      <fieldset>
+        <legend>Shared-key alert</legend>
+        <p className="field-hint">
+          Flags a license of this product that is presented from more distinct IPs or HWIDs than this within the window (each license may set its own). Empty: off.
+        </p>
+        <div className="form-grid">
+          <TextField label="Distinct IPs allowed" type="number" min={1} step={1} value={v.sharingIps} onChange={text('sharingIps')} error={errors.fields.sharingIps} />
+          <TextField label="Distinct HWIDs allowed" type="number" min={1} step={1} value={v.sharingHwids} onChange={text('sharingHwids')} error={errors.fields.sharingHwids} />
+          <TextField label="Window (hours)" type="number" min={1} max={168} step={1} value={v.sharingWindow} onChange={text('sharingWindow')} error={errors.fields.sharingWindow ?? errors.fields.sharingAlert} hint="1 to 168 hours, sliding." />
+        </div>
       </fieldset>
       <fieldset>
         <legend>Billing</legend>

@@ -43,7 +43,7 @@ export function DeliveriesTable({
             </div>
           </td>
           <td>
-            <DeliveryStatusBadge status={delivery.status} />
+            <DeliveryStatusBadge delivery={delivery} />
             <div className="muted cell-note">Attempt {delivery.attempt}</div>
           </td>
           <td className="nowrap">

@@ -17,7 +17,9 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Validates a license with a fresh nonce per call and trusts only answers whose receipt is
@@ -44,6 +46,8 @@ public final class LicenseClient {
     private final Duration timeout;
     private final HttpClient http;
     private volatile long quietUntil;
+    /** The terms of the last VALID or VALID_OFFLINE answer (none after an INVALID one). */
+    private volatile LicenseTerms lastTerms = LicenseTerms.NONE;
 
     /**
      * @param url        the licensing service, e.g. https://licensing.example.com
@@ -71,8 +75,54 @@ public final class LicenseClient {
         return SelfRelease.release(baseUrl, licenseId, productId, hwid, ip, timeout);
     }
 
+    /** The effective features of the last VALID or VALID_OFFLINE result (empty before one, or after an INVALID one). */
+    public Map<String, Object> features() {
+        return lastTerms.features();
+    }
+
+    /** One feature of the last VALID or VALID_OFFLINE result (empty: not granted). Works offline from the cache. */
+    public Optional<Object> feature(String code) {
+        return lastTerms.feature(code);
+    }
+
+    /** Whether the last VALID or VALID_OFFLINE result grants the feature as {@code true}. */
+    public boolean isEnabled(String code) {
+        return lastTerms.isEnabled(code);
+    }
+
+    /**
+     * The cached genuine success alone, without asking the service (VALID_OFFLINE within the
+     * grace hours, else INVALID UNREACHABLE): gates features at start-up without the network.
+     */
+    public ValidationResult validateOffline(String licenseId, String productId, String hwid) {
+        return remember(fallback(licenseId, productId, hwid, ValidationResult.Reason.UNREACHABLE, 0));
+    }
+
+    /**
+     * Keeps a floating seat: validates now on a daemon thread, then again at least every third
+     * of the signed slotTimeoutMinutes (at most {@code longestInterval} apart), and hands each
+     * result to {@code onResult} on that thread. {@link KeepAlive#stop} frees the machine.
+     */
+    public KeepAlive keepAlive(String licenseId, String productId, String hwid, Duration longestInterval, Consumer<ValidationResult> onResult) {
+        return new KeepAlive(this, licenseId, productId, hwid, longestInterval, onResult);
+    }
+
+    /** {@link #keepAlive(String, String, String, Duration, Consumer)} with at most an hour between validations. */
+    public KeepAlive keepAlive(String licenseId, String productId, String hwid, Consumer<ValidationResult> onResult) {
+        return keepAlive(licenseId, productId, hwid, Duration.ofHours(1), onResult);
+    }
+
+    private ValidationResult remember(ValidationResult result) {
+        lastTerms = result.terms();
+        return result;
+    }
+
     /** Validates, blocking the calling thread for up to the timeout (never call it on a server's main thread). */
     public ValidationResult validate(String licenseId, String productId, String hwid) {
+        return remember(ask(licenseId, productId, hwid));
+    }
+
+    private ValidationResult ask(String licenseId, String productId, String hwid) {
         if (System.currentTimeMillis() < quietUntil) return fallback(licenseId, productId, hwid, ValidationResult.Reason.RATE_LIMITED, 0);
         String nonce = newNonce();
         try {
@@ -92,12 +142,13 @@ public final class LicenseClient {
      */
     public CompletableFuture<ValidationResult> validateAsync(String licenseId, String productId, String hwid) {
         if (System.currentTimeMillis() < quietUntil) {
-            return CompletableFuture.supplyAsync(() -> fallback(licenseId, productId, hwid, ValidationResult.Reason.RATE_LIMITED, 0));
+            return CompletableFuture.supplyAsync(() -> remember(fallback(licenseId, productId, hwid, ValidationResult.Reason.RATE_LIMITED, 0)));
         }
         String nonce = newNonce();
         return http.sendAsync(request(licenseId, productId, hwid, nonce), BODY)
                 .thenApply(response -> interpret(response, licenseId, productId, hwid, nonce))
-                .exceptionally(e -> fallback(licenseId, productId, hwid, ValidationResult.Reason.UNREACHABLE, 0));
+                .exceptionally(e -> fallback(licenseId, productId, hwid, ValidationResult.Reason.UNREACHABLE, 0))
+                .thenApply(this::remember);
     }
 
     private static final HttpResponse.BodyHandler<String> BODY = HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8);
@@ -132,12 +183,13 @@ public final class LicenseClient {
         if (status != 200 || receipt == null || !receipt.get("valid").equals(answered)) {
             return fallback(licenseId, productId, hwid, ValidationResult.Reason.UNVERIFIED, 0);
         }
+        LicenseTerms terms = LicenseTerms.read(receipt);
         if (!Boolean.TRUE.equals(receipt.get("valid"))) {
             clearCache();
-            return ValidationResult.invalid(ValidationResult.Reason.REJECTED, 0);
+            return ValidationResult.rejected(terms.reason().orElse(null));
         }
         writeCache(jws);
-        return ValidationResult.of(ValidationResult.Status.VALID);
+        return ValidationResult.of(ValidationResult.Status.VALID, terms);
     }
 
     /** A Retry-After in seconds (60 when absent or unreadable). */
@@ -169,24 +221,28 @@ public final class LicenseClient {
     }
 
     private ValidationResult fallback(String licenseId, String productId, String hwid, ValidationResult.Reason reason, long retryAfter) {
-        return cachedSuccess(licenseId, productId, hwid) ? ValidationResult.of(ValidationResult.Status.VALID_OFFLINE)
-                : ValidationResult.invalid(reason, retryAfter);
+        LicenseTerms cached = cachedSuccess(licenseId, productId, hwid);
+        return cached != null ? ValidationResult.of(ValidationResult.Status.VALID_OFFLINE, cached) : ValidationResult.invalid(reason, retryAfter);
     }
 
-    private boolean cachedSuccess(String licenseId, String productId, String hwid) {
-        if (cacheFile == null || graceMs == 0) return false;
+    /** The terms of a cached genuine success for this request, young enough and not expired since; else null. */
+    private LicenseTerms cachedSuccess(String licenseId, String productId, String hwid) {
+        if (cacheFile == null || graceMs == 0) return null;
         try {
             Object jws = Json.parseObject(Files.readString(cacheFile, StandardCharsets.UTF_8)).get("receipt");
             Map<String, Object> payload = jws instanceof String s ? genuine(s, licenseId, productId, hwid, null) : null;
-            if (payload == null || !Boolean.TRUE.equals(payload.get("valid"))) return false;
-            long age = System.currentTimeMillis() - (Long) payload.get("timestampEpochMillis");
+            if (payload == null || !Boolean.TRUE.equals(payload.get("valid"))) return null;
+            long now = System.currentTimeMillis();
+            long age = now - (Long) payload.get("timestampEpochMillis");
             if (age < -CLOCK_SKEW_MS) LOG.log(Level.WARNING, "cached license receipt is {0} ms in the future: is this machine's clock wrong?", -age);
-            return age >= -CLOCK_SKEW_MS && age < graceMs;
+            LicenseTerms terms = LicenseTerms.read(payload);
+            if (!terms.stillRuns(now)) return null; // the license has expired since (and is out of grace)
+            return age >= -CLOCK_SKEW_MS && age < graceMs ? terms : null;
         } catch (NoSuchFileException e) {
-            return false; // nothing cached yet
+            return null; // nothing cached yet
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "license cache " + cacheFile + " is unreadable; ignoring it", e);
-            return false;
+            return null;
         }
     }
 

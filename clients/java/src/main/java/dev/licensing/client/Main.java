@@ -64,10 +64,10 @@ public final class Main {
         }
         if (command.equals("verify-file")) {
             Map<String, String> a = parse(rest, List.of("keys", "license-file", "product"), List.of("hwid"));
-            String reason = LicenseFiles.invalidReason(read(a.get("license-file"), "license file"), keys(a.get("keys")),
+            LicenseFiles.Check check = LicenseFiles.check(read(a.get("license-file"), "license file"), keys(a.get("keys")),
                     a.get("product"), a.get("hwid"), System.currentTimeMillis());
-            System.out.println(reason == null ? "VALID" : "INVALID " + reason);
-            return reason == null ? 0 : 1;
+            System.out.println(check);
+            return check.isValid() ? 0 : 1;
         }
         if (command.equals("release")) {
             Map<String, String> a = parse(rest, List.of("url", "license", "product", "hwid"), List.of());

@@ -36,10 +36,10 @@ public final class SelfRelease {
                     .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8)).build();
             response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            return ReleaseResult.invalid(ReleaseResult.Reason.UNREACHABLE, 0);
+            return ReleaseResult.invalid(ReleaseResult.Reason.UNREACHABLE);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return ReleaseResult.invalid(ReleaseResult.Reason.UNREACHABLE, 0);
+            return ReleaseResult.invalid(ReleaseResult.Reason.UNREACHABLE);
         }
         int status = response.statusCode();
         if (status == 200) {
@@ -49,19 +49,28 @@ public final class SelfRelease {
                 List<String> hwids = strings(answer.get("releasedHwids"));
                 long left = answer.get("selfReleasesLeft") instanceof Long n ? n : 0;
                 ReleaseResult.Status outcome = ips.isEmpty() && hwids.isEmpty() ? ReleaseResult.Status.NOT_BOUND : ReleaseResult.Status.RELEASED;
-                return new ReleaseResult(outcome, null, ips, hwids, left, 0);
+                return new ReleaseResult(outcome, null, ips, hwids, left, 0, 0, null);
             } catch (RuntimeException e) {
-                return ReleaseResult.invalid(ReleaseResult.Reason.UNREACHABLE, 0); // not the service's answer
+                return ReleaseResult.invalid(ReleaseResult.Reason.UNREACHABLE); // not the service's answer
             }
         }
-        if (status == 404) return ReleaseResult.invalid(ReleaseResult.Reason.NOT_FOUND, 0);
-        if (status == 403) return ReleaseResult.invalid(ReleaseResult.Reason.NOT_ENABLED, 0);
+        if (status == 404) return ReleaseResult.invalid(ReleaseResult.Reason.NOT_FOUND);
+        if (status == 403) return ReleaseResult.invalid(ReleaseResult.Reason.NOT_ENABLED);
         if (status == 429) {
             long seconds = response.headers().firstValue("retry-after").map(LicenseClient::parseSeconds).orElse(60L);
-            return ReleaseResult.invalid(ReleaseResult.Reason.RATE_LIMITED, seconds);
+            return ReleaseResult.rateLimited(seconds, errorMessage(response.body()));
         }
-        if (status >= 400 && status < 500) return ReleaseResult.invalid(ReleaseResult.Reason.BAD_REQUEST, 0);
-        return ReleaseResult.invalid(ReleaseResult.Reason.UNREACHABLE, 0);
+        if (status >= 400 && status < 500) return ReleaseResult.invalid(ReleaseResult.Reason.BAD_REQUEST);
+        return ReleaseResult.invalid(ReleaseResult.Reason.UNREACHABLE);
+    }
+
+    /** The service's {"error": "..."} (a bare 429 from the request limiter is plain text: null). */
+    private static String errorMessage(String body) {
+        try {
+            return Json.parseObject(body).get("error") instanceof String s ? s : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private static List<String> strings(Object value) {

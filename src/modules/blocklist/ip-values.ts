@@ -1,0 +1,77 @@
+// Blocklist values as the service stores and compares them: an IP address in one canonical
+// form (IPv4 dotted quad, IPv4-mapped IPv6 as its IPv4, other IPv6 as RFC 5952 text) and a
+// CIDR normalised to its network. Node's net.isIP decides what an address is (strict: no
+// `010.1`, no zone ids), ipaddr.js does the arithmetic and the RFC 5952 text.
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export type Family = 4 | 6;
+
+/** An address as numbers: IPv4 as an unsigned 32-bit integer, IPv6 as a 128-bit bigint. */
+export type NumericAddress = { family: 4; value: number } | { family: 6; value: bigint };
+
+/** The CIDR of IPv4-mapped IPv6 addresses: within it, a rule or an address is IPv4. */
+const MAPPED_PREFIX = 96;
+
+const ipv4Number = (octets: number[]): number => ((octets[0]! << 24) | (octets[1]! << 16) | (octets[2]! << 8) | octets[3]!) >>> 0;
+
+const ipv6Number = (parts: number[]): bigint => parts.reduce((acc, part) => (acc << 16n) | BigInt(part), 0n);
+
+/** Parsed address, with an IPv4-mapped IPv6 turned into its IPv4; null: not an address. */
+function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  if (isIP(text) === 0 || text.includes('%')) return null;
+  const parsed = ipaddr.parse(text);
+  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+}
+
+const canonical = (address: ipaddr.IPv4 | ipaddr.IPv6): string =>
+  address.kind() === 'ipv4' ? address.toString() : (address as ipaddr.IPv6).toRFC5952String();
+
+/** The canonical text of an IP address, or null when `value` is not one. */
+export function normalizeIpValue(value: string): string | null {
+  const address = parseAddress(value.trim());
+  return address ? canonical(address) : null;
+}
+
+/** `network/prefix` of a CIDR (host bits cleared; IPv4-mapped IPv6 with prefix >= 96 as IPv4), or null when malformed. */
+export function normalizeCidrValue(value: string): string | null {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(value.trim());
+  if (!match) return null;
+  const text = match[1]!;
+  let prefix = Number(match[2]);
+  if (isIP(text) === 0 || text.includes('%')) return null;
+  const parsed = ipaddr.parse(text);
+  if (parsed.kind() === 'ipv4') {
+    if (prefix > 32) return null;
+    return `${ipaddr.IPv4.networkAddressFromCIDR(`${text}/${prefix}`).toString()}/${prefix}`;
+  }
+  if (prefix > 128) return null;
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress() && prefix >= MAPPED_PREFIX) {
+    prefix -= MAPPED_PREFIX;
+    return `${ipaddr.IPv4.networkAddressFromCIDR(`${v6.toIPv4Address().toString()}/${prefix}`).toString()}/${prefix}`;
+  }
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${v6.toString()}/${prefix}`).toRFC5952String()}/${prefix}`;
+}
+
+/** An address (any form the service may see) as numbers; null when it is not one. */
+export function numericAddress(text: string): NumericAddress | null {
+  const family = isIP(text);
+  if (family === 4) return { family: 4, value: ipv4Number(text.split('.').map(Number)) }; // the hot path: no parser
+  if (family === 0) return null;
+  const address = parseAddress(text);
+  if (!address) return null;
+  return address.kind() === 'ipv4'
+    ? { family: 4, value: ipv4Number(address.toByteArray()) }
+    : { family: 6, value: ipv6Number((address as ipaddr.IPv6).parts) };
+}
+
+/** A normalised CIDR as its family, prefix length and network number shifted right past the host bits. */
+export function cidrKey(normalized: string): { family: Family; prefix: number; network: number | bigint } {
+  const [text, bits] = normalized.split('/') as [string, string];
+  const prefix = Number(bits);
+  const address = numericAddress(text)!;
+  return address.family === 4
+    ? { family: 4, prefix, network: prefix === 0 ? 0 : address.value >>> (32 - prefix) }
+    : { family: 6, prefix, network: address.value >> BigInt(128 - prefix) };
+}

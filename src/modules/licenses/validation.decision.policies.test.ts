@@ -1,0 +1,42 @@
+// The policy facts of decideValidation (DECISIONS.md "License policies"): REVOKED before the
+// expiry step, grace for bound values only, a pending clock started only by a pass.
+import { describe, expect, it } from 'vitest';
+import { decideValidation, type SlotState, type ValidationFacts } from './validation.decision.js';
+import { mergeFeatures } from './policy-settings.js';
+
+const NOW = 1_800_000_000_000;
+const free = (): SlotState => ({ bound: false, used: 0, limit: null, idle: 0 });
+const bound = (): SlotState => ({ bound: true, used: 1, limit: 1, idle: 0 });
+const facts = (over: Partial<ValidationFacts> = {}): ValidationFacts => ({
+  licenseProductId: 'p1', requestedProductId: 'p1', expiresAtEpochMillis: null, now: NOW, ip: bound(), hwid: bound(), ...over,
+});
+const expired = { expiresAtEpochMillis: NOW - 1000 };
+
+describe('decideValidation with license policies', () => {
+  it('refuses a revoked license as REVOKED after the product check and before expiry, never in grace', () => {
+    expect(decideValidation(facts({ revoked: true, ...expired, graceEndsAtEpochMillis: NOW + 1000 })).reason).toBe('REVOKED');
+    expect(decideValidation(facts({ revoked: true, requestedProductId: 'p2' })).reason).toBe('PRODUCT_MISMATCH');
+  });
+
+  it('in grace passes bound values as GRACE (binding and freeing nothing) and refuses a new one as EXPIRED', () => {
+    const grace = { ...expired, graceEndsAtEpochMillis: NOW + 1000 };
+    expect(decideValidation(facts(grace))).toEqual({ valid: true, reason: 'GRACE', bindIp: false, bindHwid: false, releaseIps: 0, releaseHwids: 0 });
+    expect(decideValidation(facts({ ...grace, hwid: free() })).reason).toBe('EXPIRED');
+    expect(decideValidation(facts({ ...grace, ip: { bound: false, used: 5, limit: 1, idle: 5 } }))).toMatchObject({ valid: false, releaseIps: 0 });
+    expect(decideValidation(facts({ ...expired, graceEndsAtEpochMillis: NOW })).reason).toBe('EXPIRED'); // grace over
+    expect(decideValidation(facts({ ...expired, graceEndsAtEpochMillis: null })).reason).toBe('EXPIRED');
+  });
+
+  it('starts a pending clock only on a pass', () => {
+    expect(decideValidation(facts({ clockPending: true, ip: free(), hwid: free() }))).toMatchObject({ valid: true, startClock: true, bindIp: true });
+    expect(decideValidation(facts({ clockPending: true, hwid: { bound: false, used: 1, limit: 1, idle: 0 } }))).toMatchObject({ valid: false, reason: 'HWID_LIMIT_REACHED' });
+    expect(decideValidation(facts({ clockPending: true, hwid: { bound: false, used: 1, limit: 1, idle: 0 } })).startClock).toBeUndefined();
+    expect(decideValidation(facts()).startClock).toBeUndefined();
+  });
+
+  it('merges features key by key, a license null removing the product key', () => {
+    expect(mergeFeatures('{"a":true,"b":1,"c":"x"}', '{"b":2,"c":null,"d":"y"}')).toEqual({ a: true, b: 2, d: 'y' });
+    expect(mergeFeatures(null, null)).toEqual({});
+    expect(mergeFeatures('{"a":1}', null)).toEqual({ a: 1 });
+  });
+});

@@ -1,0 +1,7 @@
+package org.bukkit.plugin;
+
+public interface Plugin {
+    void onEnable();
+
+    void onDisable();
+}

@@ -1,0 +1,5 @@
+package org.bukkit.scheduler;
+
+public interface BukkitTask {
+    void cancel();
+}
