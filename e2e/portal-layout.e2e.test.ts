@@ -1,5 +1,6 @@
 // Every page of the portal at 1280×800 and 390×844: nothing wider than the screen, no
-// blank band under the header, no page taller than its content; a screenshot of each in
+// blank band under the header, no page taller than its content, no list cell (a status, an
+// action) out of view without scrolling sideways; a screenshot of each in
 // test-artifacts/screenshots/ (listed at the end of the CI log).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +28,8 @@ describe('portal layout at laptop and phone sizes', () => {
     });
     const product = await createProduct(t, { name: 'Northwind Desktop Suite', maxIps: 2, maxHwids: 2 });
     const license = await newLicense(t, { customerId: customer.id, productId: product.id, maxHwids: 1 });
+    // A dated expiry: its column is the widest one of the licenses list.
+    await newLicense(t, { customerId: customer.id, productId: product.id, expiresAtEpochMillis: Date.now() + 86_400_000 * 400 });
     for (const hwid of ['workstation-01', 'workstation-02', 'workstation-01']) await validate(t, { licenseId: license.id, productId: product.id, hwid });
     const order = await createOrder(t, { customerId: customer.id, productIds: [product.id], licenseIds: [license.id], totalAmount: 49.5 });
     const role = await createRole(t, ['customers:read', 'licenses:read', 'staff:manage', 'products:read'], 'Support');
@@ -50,6 +53,8 @@ describe('portal layout at laptop and phone sizes', () => {
       ['role', `/portal/roles/${role.id}`, 'Role: Support'],
       ['role-new', '/portal/roles/new', 'New role'],
       ['registration-keys', '/portal/registration-keys', 'Registration keys'],
+      ['signing-keys', '/portal/signing-keys', 'Signing keys'],
+      ['api-tokens', '/portal/api-tokens', 'API tokens'],
       ['audit', '/portal/audit', 'Audit log'],
       ['not-found', '/portal/no-such-page', 'Page not found'],
     );
@@ -70,6 +75,7 @@ describe('portal layout at laptop and phone sizes', () => {
       if (facts.scrollWidth > viewport.width) problems.push(`${name}: ${facts.scrollWidth}px wide on a ${viewport.width}px screen`);
       if (facts.gapUnderHeader > MAX_GAP_UNDER_HEADER) problems.push(`${name}: ${facts.gapUnderHeader}px blank under the header`);
       if (facts.extraHeight > 2) problems.push(`${name}: ${facts.extraHeight}px taller than its content`);
+      for (const cell of facts.cellsOutOfView) problems.push(`${name}: ${cell} out of view without scrolling sideways`);
       await pageScreenshot(page, size, name);
     }
     return problems;

@@ -98,6 +98,35 @@ describe('portal: signing keys, Integrate panel, license files', () => {
     expect(audit.map((a) => a.performedBy)).toEqual([ADMIN.username]);
   }, STEP);
 
+  it('shows when each key last signed (issue #28), so the Master Admin can judge when an old key can go', async () => {
+    type Key = { kid: string; state: string; lastSignedAtEpochMillis: number | null };
+    const list = async () => (await t.admin('GET', '/admin/signing-keys')).json as Key[];
+    const current = (await list()).find((k) => k.state === 'current')!;
+    const retired = (await list()).find((k) => k.state === 'retired')!;
+    const license = await newLicense(t);
+    // An installed copy that pins only the retired key: the retired key signs its receipt.
+    const res = await t.req('POST', '/licenses/validate', {
+      body: { licenseId: license.id, productId: license.productId, hwid: 'old-copy', nonce: 'n'.repeat(32) },
+      headers: { 'receipt-key-ids': retired.kid },
+    });
+    expect(res.headers['validation-receipt']).toBeTruthy();
+    const signedAt = (await list()).find((k) => k.kid === retired.kid)!.lastSignedAtEpochMillis;
+    expect(signedAt).toEqual(expect.any(Number));
+
+    await admin.goto(`${t.baseUrl}/portal/signing-keys`);
+    await admin.getByRole('button', { name: 'Create next key' }).click();
+    await admin.getByText(/Next key .* created/).waitFor();
+    const next = (await list()).find((k) => k.state === 'next')!;
+    const lastSigned = (kid: string) => admin.getByRole('row', { name: new RegExp(kid.slice(0, 12)) }).getByTestId('last-signed');
+    await expect.poll(() => lastSigned(next.kid).innerText()).toBe('Never');
+    expect(await lastSigned(retired.kid).innerText()).toMatch(/now|seconds? ago|minutes? ago/);
+    // The exact time, with seconds, on hover.
+    expect(await lastSigned(retired.kid).locator('time').getAttribute('datetime')).toBe(new Date(signedAt!).toISOString());
+    expect(await lastSigned(current.kid).innerText()).not.toBe('Never'); // it signed the license file above
+    expect(await admin.getByTestId('last-signed-help').innerText()).toMatch(/no longer needed/);
+    await screenshot(admin, 'signing-keys-last-signed');
+  }, STEP);
+
   it('raised no uncaught error in the browser', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -113,7 +113,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('storage', storage);
   app.decorate('db', db);
   app.decorate('tokens', createTokenService(await resolveJwtSecret(db, config.jwtSecret)));
-  app.decorate('signingKeys', await createKeyRing(db, config.signingKey));
+  app.decorate(
+    'signingKeys',
+    await createKeyRing(db, config.signingKey, (err) => app.log.error({ err }, 'signing keys: last signing time not saved')),
+  );
+  // Before onClose closes the database: the last minute's signing times are kept.
+  app.addHook('preClose', () => app.signingKeys.flush());
   app.decorate('transaction', storage.transaction);
   app.decorate('snapshot', storage.snapshot);
   app.decorate('longSnapshot', storage.longSnapshot);

@@ -15,6 +15,12 @@ export interface LayoutFacts {
   gapUnderHeader: number;
   /** Pixels the document extends below the main content (and the viewport). */
   extraHeight: number;
+  /**
+   * Body cells of list tables that are not fully on screen without scrolling sideways
+   * (outside their scrolling frame or the viewport), named `<table>: <column>`: a status or
+   * an action a reader would never see on a phone.
+   */
+  cellsOutOfView: string[];
 }
 
 // Run in the page as text: this project compiles without the DOM library.
@@ -25,7 +31,25 @@ const MEASURE = `(() => {
     const headerBottom = header ? header.getBoundingClientRect().bottom : 0;
     const headingTop = heading ? heading.getBoundingClientRect().top : headerBottom;
     const contentBottom = main.getBoundingClientRect().bottom + window.scrollY;
+    const cellsOutOfView = [];
+    for (const wrap of document.querySelectorAll('.table-wrap')) {
+      const frame = wrap.getBoundingClientRect();
+      const headers = Array.from(wrap.querySelectorAll('thead th')).map((th) => (th.textContent || '').replace(/[▲▼↕]/g, '').trim());
+      for (const row of wrap.querySelectorAll('tbody tr')) {
+        Array.from(row.children).forEach((cell, index) => {
+          const box = cell.getBoundingClientRect();
+          if (box.width === 0) return;
+          const left = Math.max(frame.left, 0);
+          const right = Math.min(frame.right, window.innerWidth);
+          if (box.left < left - 1 || box.right > right + 1) {
+            const name = (wrap.getAttribute('aria-label') || 'table') + ': ' + (headers[index] || 'column ' + (index + 1));
+            if (!cellsOutOfView.includes(name)) cellsOutOfView.push(name);
+          }
+        });
+      }
+    }
     return {
+      cellsOutOfView,
       scrollWidth: document.documentElement.scrollWidth,
       viewportWidth: window.innerWidth,
       gapUnderHeader: Math.round(headingTop - headerBottom),

@@ -253,6 +253,8 @@ export interface SigningKeysTable {
   public_x: string;
   created_at: number;
   retired_at: number | null;
+  /** when it last signed, as the key ring last persisted it (at most once a minute); null: never */
+  last_signed_at: number | null;
 }
 
 export interface WebhookEndpointsTable {

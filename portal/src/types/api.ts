@@ -903,7 +903,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * List signing keys, newest first (public data only)
+         * List signing keys, newest first, with when each last signed (public data only)
          * @description Master Admin only
          */
         get: operations["getAdminSigningKeys"];
@@ -2590,6 +2590,8 @@ export type components = {
             createdAtEpochMillis: number;
             /** @description When an activation retired it; null while next or current */
             retiredAtEpochMillis: number | null;
+            /** @description When the key last signed a validation receipt or license file; null if never (since this field exists). Stored at most once a minute per instance, so another instance's signing shows up to a minute late. A retired key signs only for installed copies that pin it and not the current key: once it has not signed for longer than those copies go between validations, no installed copy that still validates needs it. */
+            lastSignedAtEpochMillis: number | null;
             /** @description Whether it signs receipts and license files now (state is current) */
             current: boolean;
             /**

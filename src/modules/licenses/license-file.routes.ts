@@ -27,7 +27,9 @@ export const licenseFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const key = await app.signingKeys.current();
       const days = request.body.validForDays ?? DEFAULT_VALID_FOR_DAYS;
-      return app.transaction((trx) => issueLicenseFile(trx, request.actor.username, request.params.id, days, key));
+      const file = await app.transaction((trx) => issueLicenseFile(trx, request.actor.username, request.params.id, days, key));
+      app.signingKeys.signed(key);
+      return file;
     },
   );
 };

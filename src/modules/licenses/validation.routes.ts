@@ -71,6 +71,7 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis, ...receiptPolicyFields(outcome) };
         const key = await app.signingKeys.forClient(pinnedKids(request.headers['receipt-key-ids']));
         reply.header(RECEIPT_HEADER, signCompact(key, 'validation-receipt', payload));
+        app.signingKeys.signed(key);
       }
       // An unknown license has no setting: its answer stays bare.
       return outcome?.revealReasons ? { valid, reason: outcome.reason } : { valid };

@@ -8,6 +8,8 @@ import { generateSigningKeyPem, publicJwk, signingKeyFromPem, type PublicJwk, ty
 import * as repo from './signing.repository.js';
 
 const REFRESH_MS = 1000;
+/** A key's last signing time is written to the database at most this often per instance. */
+export const LAST_SIGNED_PERSIST_MS = 60_000;
 /** Receipt-Key-Ids beyond this many kids are ignored (a client pins a handful). */
 const MAX_PINNED_KIDS = 16;
 
@@ -26,6 +28,16 @@ export interface KeyRing {
   jwks(): Promise<{ keys: PublicJwk[] }>;
   /** Forgets the cached keys (after a change on this instance). */
   invalidate(): void;
+  /**
+   * Notes that `key` just signed: kept in memory (no I/O on the request path) and written to
+   * the database at most once per LAST_SIGNED_PERSIST_MS, so the Master Admin can see when a
+   * key last signed before deleting it.
+   */
+  signed(key: SigningKey, at?: number): void;
+  /** When this instance last saw `kid` sign, or null. */
+  lastSignedHere(kid: string): number | null;
+  /** Writes the last signing times not yet written (at shutdown). */
+  flush(): Promise<void>;
 }
 
 /** The kids a `Receipt-Key-Ids` header lists; anything malformed is ignored, never an error. */
@@ -43,7 +55,7 @@ async function ensureStoredKey(db: Db): Promise<void> {
   if (await repo.findCurrent(db)) return;
   const pem = generateSigningKeyPem();
   const key = signingKeyFromPem(pem);
-  await repo.insertCurrentIfNone(db, { kid: key.kid, slot: repo.CURRENT, private_key: pem, public_x: key.x, created_at: Date.now(), retired_at: null });
+  await repo.insertCurrentIfNone(db, { kid: key.kid, slot: repo.CURRENT, private_key: pem, public_x: key.x, created_at: Date.now(), retired_at: null, last_signed_at: null });
 }
 
 interface Signable {
@@ -53,7 +65,38 @@ interface Signable {
 
 const STATE_ORDER: Record<repo.KeyState, number> = { current: 0, next: 1, retired: 2 };
 
-export async function createKeyRing(db: Db, configuredPem: string | null): Promise<KeyRing> {
+/**
+ * Last signing time per kid, in memory, written through to the database at most once per
+ * interval per kid. Writes happen off the request path; a failed write is reported and
+ * retried with the next signature after the interval.
+ */
+function lastSignedTracker(db: Db, storedKid: (kid: string) => boolean, onError: (err: unknown) => void) {
+  const lastSigned = new Map<string, number>();
+  const persisted = new Map<string, number>();
+  const writes = new Set<Promise<void>>();
+  const write = (kid: string, at: number) => {
+    persisted.set(kid, at);
+    const pending = repo
+      .recordLastSigned(db, kid, at)
+      .then(() => undefined, onError)
+      .finally(() => writes.delete(pending));
+    writes.add(pending);
+  };
+  return {
+    signed(kid: string, at: number) {
+      if ((lastSigned.get(kid) ?? 0) < at) lastSigned.set(kid, at);
+      if (!storedKid(kid)) return; // a configured key is not stored: memory only
+      if (at - (persisted.get(kid) ?? -Infinity) >= LAST_SIGNED_PERSIST_MS) write(kid, at);
+    },
+    get: (kid: string) => lastSigned.get(kid) ?? null,
+    async flush() {
+      for (const [kid, at] of lastSigned) if (storedKid(kid) && (persisted.get(kid) ?? -Infinity) < at) write(kid, at);
+      await Promise.all(writes);
+    },
+  };
+}
+
+export async function createKeyRing(db: Db, configuredPem: string | null, onError: (err: unknown) => void = () => {}): Promise<KeyRing> {
   const configured = configuredPem ? signingKeyFromPem(configuredPem) : null;
   if (!configured) await ensureStoredKey(db);
 
@@ -80,6 +123,8 @@ export async function createKeyRing(db: Db, configuredPem: string | null): Promi
     loadedAt = Date.now();
     return cached;
   };
+
+  const lastSigned = lastSignedTracker(db, (kid) => kid !== configured?.kid, onError);
 
   const signable = async (): Promise<Signable> => {
     if (cached && Date.now() - loadedAt < REFRESH_MS) return cached;
@@ -114,5 +159,10 @@ export async function createKeyRing(db: Db, configuredPem: string | null): Promi
     invalidate() {
       loadedAt = 0;
     },
+    signed(key, at = Date.now()) {
+      lastSigned.signed(key.kid, at);
+    },
+    lastSignedHere: (kid) => lastSigned.get(kid),
+    flush: () => lastSigned.flush(),
   };
 }

@@ -89,6 +89,7 @@ describe.each(DIALECTS)('signed validation receipts (%s)', (dialect) => {
       kid: expect.any(String),
       createdAtEpochMillis: expect.any(Number),
       retiredAtEpochMillis: null,
+      lastSignedAtEpochMillis: null, // issue #28: a new key has not signed yet
       current: true,
       state: 'current',
     });
@@ -99,7 +100,8 @@ describe.each(DIALECTS)('signed validation receipts (%s)', (dialect) => {
     expect(verifyJws(newReceipt, jwks).header.kid).toBe(rotated.json.kid);
 
     const list = await t.admin('GET', '/admin/signing-keys');
-    expect(list.json[0]).toEqual(rotated.json);
+    // Issue #28: the list says when the new key last signed (the receipt above).
+    expect(list.json[0]).toEqual({ ...rotated.json, lastSignedAtEpochMillis: expect.any(Number) });
     expect(list.json.find((k: { kid: string }) => k.kid === oldKid)).toMatchObject({ current: false, state: 'retired', retiredAtEpochMillis: expect.any(Number) });
     expect(JSON.stringify(list.json)).not.toMatch(/PRIVATE|"d"/);
 

@@ -51,3 +51,15 @@ export async function promote(trx: Db, kid: string): Promise<boolean> {
 export const deleteKey = (trx: Db, kid: string) => trx.deleteFrom('signing_keys').where('kid', '=', kid).execute();
 
 export const findNext = (db: Db) => db.selectFrom('signing_keys').selectAll().where('slot', '=', NEXT).executeTakeFirst();
+
+/**
+ * Records that `kid` signed at `at`; never moves the time back (another instance may have
+ * written a later one). A deleted key updates nothing.
+ */
+export const recordLastSigned = (db: Db, kid: string, at: number) =>
+  db
+    .updateTable('signing_keys')
+    .set({ last_signed_at: at })
+    .where('kid', '=', kid)
+    .where((eb) => eb.or([eb('last_signed_at', 'is', null), eb('last_signed_at', '<', at)]))
+    .execute();

@@ -35,8 +35,11 @@ export const signingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/admin/signing-keys',
-    { config, schema: { tags, summary: 'List signing keys, newest first (public data only)', response: { 200: Type.Array(SigningKeySchema) } } },
-    async () => signing.listSigningKeys(app.db, ring.configured, startedAt),
+    {
+      config,
+      schema: { tags, summary: 'List signing keys, newest first, with when each last signed (public data only)', response: { 200: Type.Array(SigningKeySchema) } },
+    },
+    async () => signing.listSigningKeys(app.db, ring.configured, startedAt, ring.lastSignedHere),
   );
 
   app.post(

@@ -6,6 +6,13 @@ export const SigningKeySchema = Type.Object({
   kid: Type.String({ description: 'Key id: the RFC 7638 thumbprint of the public key (base64url SHA-256)' }),
   createdAtEpochMillis: Type.Integer({ description: 'When the key was created (for a configured key: when this instance started)' }),
   retiredAtEpochMillis: NullableInteger({ description: 'When an activation retired it; null while next or current' }),
+  lastSignedAtEpochMillis: NullableInteger({
+    description:
+      'When the key last signed a validation receipt or license file; null if never (since this field exists). ' +
+      'Stored at most once a minute per instance, so another instance\'s signing shows up to a minute late. A retired ' +
+      'key signs only for installed copies that pin it and not the current key: once it has not signed for longer than ' +
+      'those copies go between validations, no installed copy that still validates needs it.',
+  }),
   current: Type.Boolean({ description: 'Whether it signs receipts and license files now (state is current)' }),
   state: Type.Unsafe<'next' | 'current' | 'retired'>({
     type: 'string',

@@ -13,23 +13,35 @@ import type { SigningKeyView } from './signing.schemas.js';
 
 const CONFIGURED = 'SIGNING_KEY is configured: the configuration owns the signing key';
 
-const toView = (row: SigningKeysTable, configured: SigningKey | null): SigningKeyView => {
+/** This instance's own latest signing (not yet written) or the stored one, whichever is later. */
+export type LastSignedHere = (kid: string) => number | null;
+
+const latest = (stored: number | null, here: number | null) => (stored === null ? here : here === null ? Number(stored) : Math.max(Number(stored), here));
+
+const toView = (row: SigningKeysTable, configured: SigningKey | null, lastSignedHere: LastSignedHere = () => null): SigningKeyView => {
   // With SIGNING_KEY configured every stored key is retired in effect.
   const state = configured && row.slot === repo.CURRENT ? 'retired' : repo.stateOf(row);
   return {
     kid: row.kid,
     createdAtEpochMillis: Number(row.created_at),
     retiredAtEpochMillis: row.retired_at === null ? null : Number(row.retired_at),
+    lastSignedAtEpochMillis: latest(row.last_signed_at, lastSignedHere(row.kid)),
     current: state === 'current',
     state,
   };
 };
 
 /** Newest first; a configured key is listed first as the current one (it is not stored). */
-export async function listSigningKeys(db: Db, configured: SigningKey | null, startedAt: number): Promise<SigningKeyView[]> {
-  const stored = (await repo.listKeys(db)).filter((row) => row.kid !== configured?.kid).map((row) => toView(row, configured));
+export async function listSigningKeys(
+  db: Db,
+  configured: SigningKey | null,
+  startedAt: number,
+  lastSignedHere: LastSignedHere,
+): Promise<SigningKeyView[]> {
+  const stored = (await repo.listKeys(db)).filter((row) => row.kid !== configured?.kid).map((row) => toView(row, configured, lastSignedHere));
   if (!configured) return stored;
-  return [{ kid: configured.kid, createdAtEpochMillis: startedAt, retiredAtEpochMillis: null, current: true, state: 'current' }, ...stored];
+  const lastSignedAtEpochMillis = lastSignedHere(configured.kid); // not stored: this instance's memory
+  return [{ kid: configured.kid, createdAtEpochMillis: startedAt, retiredAtEpochMillis: null, lastSignedAtEpochMillis, current: true, state: 'current' }, ...stored];
 }
 
 const LOCK = 'signing-keys.rotate';
@@ -67,6 +79,7 @@ export async function createSigningKey(
     public_x: key.x,
     created_at: now,
     retired_at: null,
+    last_signed_at: null,
   };
   await repo.insertKey(trx, row);
   if (activateNow) await recordAudit(trx, actor, 'signingKey.rotate', { kid: key.kid, x: key.x, retiredKid });

@@ -14,6 +14,7 @@ import { ValidationsChart } from '../../features/licenses/components/validations
 import { validationsPerDay, windowStart } from '../../features/licenses/license-stats';
 import { useProducts } from '../../features/products/api/get-products';
 import { useCan, useSession } from '../../hooks/use-session';
+import { GettingStarted } from '../getting-started';
 
 const CHART_DAYS = 14;
 
@@ -38,12 +39,21 @@ export function DashboardPage() {
   const suspected = useLicenses({ sharing: 'suspected', limit: 1 }, can.licenses);
   const audit = useAuditEntries({ limit: 10 }, can.audit);
   const nothing = !can.customers && !can.products && !can.licenses && !can.audit;
+  const validations = licenses.data?.validationsByHour.reduce((sum, hour) => sum + hour.successful + hour.failed, 0);
 
   return (
     <>
       <PageHeader title="Dashboard" />
       <p className="muted">Signed in as {user?.username}.</p>
       {nothing ? <EmptyState title="Your account has no permissions yet. Ask an administrator to assign you a role." /> : null}
+      <GettingStarted
+        facts={{
+          products: products.data?.total,
+          firstProductId: products.data?.records[0]?.id,
+          licenses: licenses.data ? licenses.data.active + licenses.data.expired : undefined,
+          validations,
+        }}
+      />
       <div className="stats">
         {can.customers ? <Stat label="Customers" value={customers.data?.total} to="/customers" loading={customers.isPending} /> : null}
         {can.products ? <Stat label="Products" value={products.data?.total} to="/products" loading={products.isPending} /> : null}

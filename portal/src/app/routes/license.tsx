@@ -1,5 +1,5 @@
 // A license's page: key, limits, bindings with Release, validation history. Every change
-// is a PUT with the version read; a conflict reloads and says someone else changed it.
+// is a PATCH with the version read; a conflict reloads and says someone else changed it.
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { DeleteButton } from '../../components/delete-button';
@@ -44,7 +44,13 @@ export function LicensePage() {
           setDone(null);
           setAction('release');
           update.mutate(
-            { seen: data, change: (fresh) => withoutBinding(fresh, kind, value) },
+            {
+              seen: data,
+              patch: (fresh) => {
+                const unbound = withoutBinding(fresh, kind, value);
+                return kind === 'ip' ? { usedIps: unbound.usedIps } : { usedHwids: unbound.usedHwids };
+              },
+            },
             { onSuccess: () => setDone(`${kind === 'ip' ? 'IP' : 'HWID'} ${value} released.`) },
           );
         };
@@ -89,15 +95,17 @@ export function LicensePage() {
                 license={data}
                 saving={update.isPending}
                 error={conflict || action !== 'edit' ? null : update.error}
-                onSubmit={(change) => {
+                onSubmit={(patch) => {
                   setDone(null);
                   setAction('edit');
-                  update.mutate({ seen: data, change }, { onSuccess: () => setDone('License saved.') });
+                  if (Object.keys(patch).length === 0) return setDone('Nothing changed.');
+                  update.mutate({ seen: data, patch }, { onSuccess: () => setDone('License saved.') });
                 }}
               />
             ) : null}
             <ValidationHistory
               attempts={data.validationAttempts}
+              revokedReason={data.revokedReason}
               toolbar={canBlock ? <BlockScopePicker value={blockScope} onChange={setBlockScope} /> : null}
               rowActions={canBlock ? (attempt) => <BlockButtons hwid={attempt.hwid} ip={attempt.ip} busy={block.isPending} onBlock={blockValue} /> : undefined}
             />

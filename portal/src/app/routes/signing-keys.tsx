@@ -37,6 +37,11 @@ export function SigningKeysPage() {
         The current key signs validation receipts and license files. A next key is published but never signs. A retired key still signs
         for installed copies that pin only it, until you delete it.
       </p>
+      <p className="muted" data-testid="last-signed-help">
+        Last signed says when a key last signed a validation receipt or license file (up to a minute late for other instances of the
+        service). A retired key that has not signed for longer than your installed copies go between validations is no longer needed by
+        any copy that still validates.
+      </p>
       {create.isSuccess ? (
         <Notice tone="success">
           {create.data.state === 'next' ? `Next key ${create.data.kid} created: ship the new key set, then activate it.` : `New key ${create.data.kid} is now current.`}

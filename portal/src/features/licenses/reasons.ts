@@ -1,6 +1,8 @@
 // Plain-language labels of the validation reasons recorded with each attempt.
 const REASONS: Record<string, string> = {
   VALID: 'Valid',
+  GRACE: 'Valid in grace (after expiry)',
+  REVOKED: 'Revoked',
   PRODUCT_MISMATCH: 'Wrong product',
   EXPIRED: 'License expired',
   IP_LIMIT_REACHED: 'IP limit reached',
@@ -9,5 +11,8 @@ const REASONS: Record<string, string> = {
   UNKNOWN: 'Unknown (imported)',
 };
 
-export const reasonLabel = (reason: string | undefined, successful: boolean) =>
-  reason ? (REASONS[reason] ?? reason) : successful ? 'Valid' : 'Refused';
+/** `revokedReason`: the license's, shown after "Revoked:" (issue #30). */
+export function reasonLabel(reason: string | undefined, successful: boolean, revokedReason?: string | null): string {
+  if (reason === 'REVOKED') return revokedReason ? `Revoked: ${revokedReason}` : 'Revoked';
+  return reason ? (REASONS[reason] ?? reason) : successful ? 'Valid' : 'Refused';
+}

@@ -9,6 +9,7 @@ import { auditSummary } from '../summary';
 export function AuditTable({ entries, compact = false }: { entries: AuditEntry[]; compact?: boolean }) {
   return (
     <Table
+      dense={compact}
       caption="Audit entries"
       head={
         <tr>

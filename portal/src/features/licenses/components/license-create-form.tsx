@@ -11,8 +11,10 @@ import { optionalInteger } from '../../../lib/form-values';
 import type { Customer, LicenseCreateInput, Product, ProductName } from '../../../types/api';
 import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../slot-setting-hints';
 import { LimitChoice, type LimitValue } from './limit-choice';
+import { checkFeatureRows, featuresFromRows, flagValue, type ExpiryBasis, type FeatureRow } from '../policy-values';
+import { BASIS_LABELS, ExpiryBasisFields, FeatureChips, FeaturesEditor, RevealReasonsField } from './policy-fields';
 
-const FIELDS = ['customerId', 'productId', 'expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit'] as const;
+const FIELDS = ['customerId', 'productId', 'expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
 
 export function LicenseCreateForm({
   customers,
@@ -37,6 +39,12 @@ export function LicenseCreateForm({
   const [maxHwids, setMaxHwids] = useState<LimitValue>({ useDefault: true, text: '' });
   const [slotTimeout, setSlotTimeout] = useState<LimitValue>({ useDefault: true, text: '' });
   const [selfReleases, setSelfReleases] = useState<LimitValue>({ useDefault: true, text: '' });
+  const [basis, setBasis] = useState<ExpiryBasis | ''>('');
+  const [validForDays, setValidForDays] = useState('');
+  const [graceDays, setGraceDays] = useState<LimitValue>({ useDefault: true, text: '' });
+  const [features, setFeatures] = useState<FeatureRow[]>([]);
+  const [revealReasons, setRevealReasons] = useState<'true' | 'false' | ''>('');
+  const clock = basis === 'creation' || basis === 'firstValidation';
   const errors = useCheckedForm(
     {
       customerId,
@@ -46,6 +54,9 @@ export function LicenseCreateForm({
       maxHwids: maxHwids.useDefault ? '' : maxHwids.text,
       slotTimeoutMinutes: slotTimeout.useDefault ? '' : slotTimeout.text,
       selfReleaseLimit: selfReleases.useDefault ? '' : selfReleases.text,
+      validForDays: clock ? validForDays : '',
+      graceDays: graceDays.useDefault ? '' : graceDays.text,
+      features: JSON.stringify(features),
     },
     {
       customerId: (text) => (text ? null : 'Choose a customer.'),
@@ -54,6 +65,9 @@ export function LicenseCreateForm({
       maxHwids: optionalWholeNumber,
       slotTimeoutMinutes: optionalWholeNumber,
       selfReleaseLimit: optionalWholeNumber,
+      validForDays: (text) => (clock && text.trim() === '' ? 'Required with this expiry basis.' : optionalWholeNumber(text)),
+      graceDays: optionalWholeNumber,
+      features: () => checkFeatureRows(features),
     },
     error,
     FIELDS,
@@ -68,6 +82,18 @@ export function LicenseCreateForm({
     if (!maxHwids.useDefault) input.maxHwids = optionalInteger(maxHwids.text) as number | null;
     if (!slotTimeout.useDefault) input.slotTimeoutMinutes = optionalInteger(slotTimeout.text) as number | null;
     if (!selfReleases.useDefault) input.selfReleaseLimit = optionalInteger(selfReleases.text) as number | null;
+    // Policy: sent only when chosen here; otherwise the product's defaults apply.
+    if (basis !== '') {
+      input.expiryBasis = basis;
+      input.validForDays = clock ? (optionalInteger(validForDays) as number | null) : null;
+      // A clock counts from creation or first use: no fixed date with it.
+      if (clock && expires === '') delete input.expiresAtEpochMillis;
+    } else if (expires === '' && product?.expiryBasis && product.expiryBasis !== 'fixed') {
+      delete input.expiresAtEpochMillis; // the product's clock decides
+    }
+    if (!graceDays.useDefault) input.graceDays = optionalInteger(graceDays.text) as number | null;
+    if (features.length > 0) input.features = featuresFromRows(features);
+    if (revealReasons !== '') input.revealReasons = flagValue(revealReasons);
     onSubmit(input);
   };
 
@@ -107,6 +133,42 @@ export function LicenseCreateForm({
         <LimitChoice label="Free idle slots after (minutes)" productLimit={product?.slotTimeoutMinutes} value={slotTimeout} onChange={setSlotTimeout} error={errors.fields.slotTimeoutMinutes} format={formatSlotTimeout} hint={SLOT_TIMEOUT_HINT} />
         <LimitChoice label="Self-service releases per 30 days" productLimit={product?.selfReleaseLimit} value={selfReleases} onChange={setSelfReleases} error={errors.fields.selfReleaseLimit} format={formatSelfReleaseLimit} hint={SELF_RELEASE_HINT} />
       </div>
+      <fieldset>
+        <legend>Policy</legend>
+        <div className="form-grid">
+          <ExpiryBasisFields
+            basis={basis}
+            days={validForDays}
+            onBasis={setBasis}
+            onDays={setValidForDays}
+            errors={{ expiryBasis: errors.fields.expiryBasis, validForDays: errors.fields.validForDays }}
+            inherit={product?.expiryBasis ? `${BASIS_LABELS[product.expiryBasis]}${product.validForDays ? `, ${product.validForDays} days` : ''}` : ''}
+          />
+          <RevealReasonsField value={revealReasons} onChange={setRevealReasons} error={errors.fields.revealReasons} productValue={product?.revealReasons} />
+        </div>
+        <LimitChoice
+          label="Grace days"
+          productLimit={product?.graceDays}
+          value={graceDays}
+          onChange={setGraceDays}
+          error={errors.fields.graceDays}
+          format={(days) => (days === null ? 'none' : `${days} days`)}
+          hint="Days after expiry when machines already bound keep validating (1–365). Empty = none."
+        />
+        {product?.features && Object.keys(product.features).length > 0 ? (
+          <p className="muted" data-testid="product-features">
+            {product.name} unlocks: <FeatureChips features={product.features} />
+          </p>
+        ) : null}
+        <FeaturesEditor
+          legend="Feature overrides"
+          rows={features}
+          onChange={setFeatures}
+          error={errors.fields.features}
+          allowRemove
+          hint="Merged over the product's features key by key; “Remove product key” takes one of the product's away from this license."
+        />
+      </fieldset>
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={saving}>
           {saving ? 'Issuing…' : 'Issue license'}

@@ -1,44 +1,97 @@
-// Change a license's expiry and limits. The save carries the version read; a conflict
-// reloads the license and says so (see useUpdateLicense).
+// Change a license's expiry, limits and policy (issue #30). The save is a PATCH of the fields
+// the person changed, with the version read; a conflict reloads the license and says so
+// (see useUpdateLicense).
 import { useState, type FormEvent } from 'react';
 import { TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
-import { useFormErrors } from '../../../hooks/use-form-errors';
+import { useCheckedForm } from '../../../hooks/use-checked-form';
+import { optionalWholeNumber } from '../../../lib/form-checks';
 import { fromDateTimeLocal, toDateTimeLocal } from '../../../lib/format';
 import { numberInput, optionalInteger } from '../../../lib/form-values';
 import type { License } from '../../../types/api';
+import type { LicensePatch } from '../api/update-license';
+import { checkFeatureRows, featureRows, featuresFromRows, flagInput, flagValue, type ExpiryBasis, type FeatureRow } from '../policy-values';
 import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../slot-setting-hints';
+import { ExpiryBasisFields, FeaturesEditor, GraceDaysField, RevealReasonsField } from './policy-fields';
 
-const FIELDS = ['expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit'] as const;
+const FIELDS = ['expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
+
+/** The form's text for each field of a license. */
+function formValues(license: License) {
+  return {
+    expiresAtEpochMillis: toDateTimeLocal(license.expiresAtEpochMillis),
+    maxIps: numberInput(license.maxIps),
+    maxHwids: numberInput(license.maxHwids),
+    slotTimeoutMinutes: numberInput(license.slotTimeoutMinutes),
+    selfReleaseLimit: numberInput(license.selfReleaseLimit),
+    expiryBasis: license.expiryBasis as ExpiryBasis | '',
+    validForDays: numberInput(license.validForDays),
+    graceDays: numberInput(license.graceDays),
+    revealReasons: flagInput(license.revealReasons),
+  };
+}
 
 export function LicenseEditForm({
   license,
   saving,
   error,
   onSubmit,
+  productRevealReasons,
 }: {
   license: License;
   saving: boolean;
   error: unknown;
-  onSubmit: (change: (fresh: License) => License) => void;
+  onSubmit: (patch: LicensePatch) => void;
+  /** The product's reveal setting, shown in the inherit choice when known. */
+  productRevealReasons?: boolean;
 }) {
-  const [expires, setExpires] = useState(toDateTimeLocal(license.expiresAtEpochMillis));
-  const [maxIps, setMaxIps] = useState(numberInput(license.maxIps));
-  const [maxHwids, setMaxHwids] = useState(numberInput(license.maxHwids));
-  const [slotTimeout, setSlotTimeout] = useState(numberInput(license.slotTimeoutMinutes));
-  const [selfReleases, setSelfReleases] = useState(numberInput(license.selfReleaseLimit));
-  const errors = useFormErrors(error, FIELDS);
+  const initial = formValues(license);
+  const [v, setV] = useState(initial);
+  const [features, setFeatures] = useState<FeatureRow[]>(featureRows(license.features));
+  const clock = v.expiryBasis === 'creation' || v.expiryBasis === 'firstValidation';
+  const errors = useCheckedForm(
+    {
+      expiresAtEpochMillis: v.expiresAtEpochMillis,
+      maxIps: v.maxIps,
+      maxHwids: v.maxHwids,
+      slotTimeoutMinutes: v.slotTimeoutMinutes,
+      selfReleaseLimit: v.selfReleaseLimit,
+      expiryBasis: v.expiryBasis,
+      validForDays: clock ? v.validForDays : '',
+      graceDays: v.graceDays,
+      features: JSON.stringify(features),
+      revealReasons: v.revealReasons,
+    },
+    {
+      validForDays: (text) => (clock && text.trim() === '' ? 'Required with this expiry basis.' : optionalWholeNumber(text)),
+      graceDays: optionalWholeNumber,
+      features: () => checkFeatureRows(features),
+    },
+    error,
+    FIELDS,
+  );
+  const set = (field: keyof typeof v) => (value: string) => setV((old) => ({ ...old, [field]: value }));
+  const changed = (field: keyof typeof v) => v[field] !== initial[field];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit((fresh) => ({
-      ...fresh,
-      expiresAtEpochMillis: fromDateTimeLocal(expires),
-      maxIps: optionalInteger(maxIps) as number | null,
-      maxHwids: optionalInteger(maxHwids) as number | null,
-      slotTimeoutMinutes: optionalInteger(slotTimeout) as number | null,
-      selfReleaseLimit: optionalInteger(selfReleases) as number | null,
-    }));
+    if (!errors.check()) return;
+    // Only what changed: a PATCH keeps the rest (an expiry shown to the minute is not rewritten).
+    const patch: LicensePatch = {};
+    if (changed('expiresAtEpochMillis')) patch.expiresAtEpochMillis = fromDateTimeLocal(v.expiresAtEpochMillis);
+    if (changed('maxIps')) patch.maxIps = optionalInteger(v.maxIps) as number | null;
+    if (changed('maxHwids')) patch.maxHwids = optionalInteger(v.maxHwids) as number | null;
+    if (changed('slotTimeoutMinutes')) patch.slotTimeoutMinutes = optionalInteger(v.slotTimeoutMinutes) as number | null;
+    if (changed('selfReleaseLimit')) patch.selfReleaseLimit = optionalInteger(v.selfReleaseLimit) as number | null;
+    if (changed('expiryBasis') || changed('validForDays')) {
+      patch.expiryBasis = (v.expiryBasis || 'fixed') as ExpiryBasis;
+      patch.validForDays = clock ? (optionalInteger(v.validForDays) as number | null) : null;
+    }
+    if (changed('graceDays')) patch.graceDays = optionalInteger(v.graceDays) as number | null;
+    if (changed('revealReasons')) patch.revealReasons = flagValue(v.revealReasons);
+    const next = featuresFromRows(features);
+    if (JSON.stringify(next) !== JSON.stringify(license.features)) patch.features = next;
+    onSubmit(patch);
   };
 
   return (
@@ -46,12 +99,34 @@ export function LicenseEditForm({
       <h2>Expiry, limits and healing</h2>
       {errors.form ? <Notice tone="warning">{errors.form}</Notice> : null}
       <div className="form-grid">
-        <TextField label="Expires at" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} error={errors.fields.expiresAtEpochMillis} hint="Empty = perpetual." />
-        <TextField label="Max IPs" type="number" min={0} step={1} value={maxIps} onChange={(e) => setMaxIps(e.target.value)} error={errors.fields.maxIps} hint="Empty = unlimited." />
-        <TextField label="Max HWIDs" type="number" min={0} step={1} value={maxHwids} onChange={(e) => setMaxHwids(e.target.value)} error={errors.fields.maxHwids} hint="Empty = unlimited." />
-        <TextField label="Free idle slots after (minutes)" type="number" min={1} step={1} value={slotTimeout} onChange={(e) => setSlotTimeout(e.target.value)} error={errors.fields.slotTimeoutMinutes} hint={SLOT_TIMEOUT_HINT} />
-        <TextField label="Self-service releases per 30 days" type="number" min={1} step={1} value={selfReleases} onChange={(e) => setSelfReleases(e.target.value)} error={errors.fields.selfReleaseLimit} hint={SELF_RELEASE_HINT} />
+        <TextField label="Expires at" type="datetime-local" value={v.expiresAtEpochMillis} onChange={(e) => set('expiresAtEpochMillis')(e.target.value)} error={errors.fields.expiresAtEpochMillis} hint="Empty = perpetual (or, for a trial, not started)." />
+        <TextField label="Max IPs" type="number" min={0} step={1} value={v.maxIps} onChange={(e) => set('maxIps')(e.target.value)} error={errors.fields.maxIps} hint="Empty = unlimited." />
+        <TextField label="Max HWIDs" type="number" min={0} step={1} value={v.maxHwids} onChange={(e) => set('maxHwids')(e.target.value)} error={errors.fields.maxHwids} hint="Empty = unlimited." />
+        <TextField label="Free idle slots after (minutes)" type="number" min={1} step={1} value={v.slotTimeoutMinutes} onChange={(e) => set('slotTimeoutMinutes')(e.target.value)} error={errors.fields.slotTimeoutMinutes} hint={SLOT_TIMEOUT_HINT} />
+        <TextField label="Self-service releases per 30 days" type="number" min={1} step={1} value={v.selfReleaseLimit} onChange={(e) => set('selfReleaseLimit')(e.target.value)} error={errors.fields.selfReleaseLimit} hint={SELF_RELEASE_HINT} />
       </div>
+      <fieldset>
+        <legend>Policy</legend>
+        <div className="form-grid">
+          <ExpiryBasisFields
+            basis={v.expiryBasis}
+            days={v.validForDays}
+            onBasis={set('expiryBasis')}
+            onDays={set('validForDays')}
+            errors={{ expiryBasis: errors.fields.expiryBasis, validForDays: errors.fields.validForDays }}
+          />
+          <GraceDaysField value={v.graceDays} onChange={set('graceDays')} error={errors.fields.graceDays} />
+          <RevealReasonsField value={v.revealReasons} onChange={set('revealReasons')} error={errors.fields.revealReasons} productValue={productRevealReasons} />
+        </div>
+        <FeaturesEditor
+          legend="Feature overrides"
+          rows={features}
+          onChange={setFeatures}
+          error={errors.fields.features}
+          allowRemove
+          hint="Merged over the product's features key by key; “Remove product key” takes one of the product's away from this license."
+        />
+      </fieldset>
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={saving}>
           {saving ? 'Saving…' : 'Save changes'}

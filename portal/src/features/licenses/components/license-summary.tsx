@@ -1,11 +1,14 @@
 // The license's key (with copy), owner, product, expiry and limits.
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button';
-import { formatDateTime, formatExpiry, formatLimit, formatSelfReleaseLimit, formatSlotTimeout } from '../../../lib/format';
+import { formatDateTime, formatLimit, formatSelfReleaseLimit, formatSlotTimeout } from '../../../lib/format';
 import type { License } from '../../../types/api';
 import { licenseStatus } from '../license-stats';
 import type { NameLookup } from './licenses-table';
 import { StatusBadge } from './status-badge';
+import { graceEnd } from '../policy-values';
+import { BASIS_LABELS, FeatureChips } from './policy-fields';
+import { ExpiryText } from './expiry-text';
 
 export function LicenseSummary({ license, names }: { license: License; names: NameLookup }) {
   return (
@@ -38,7 +41,25 @@ export function LicenseSummary({ license, names }: { license: License; names: Na
         <dt>Product</dt>
         <dd>{names.product(license.productId)}</dd>
         <dt>Expires</dt>
-        <dd data-testid="license-expiry">{formatExpiry(license.expiresAtEpochMillis)}</dd>
+        <dd data-testid="license-expiry">
+          <ExpiryText license={license} long />
+        </dd>
+        <dt>Expiry basis</dt>
+        <dd data-testid="license-expiry-basis">
+          {BASIS_LABELS[license.expiryBasis]}
+          {license.validForDays !== null ? `, ${license.validForDays} days` : ''}
+        </dd>
+        <dt>Grace</dt>
+        <dd data-testid="license-grace">
+          {license.graceDays === null ? 'None' : `${license.graceDays} days after expiry`}
+          {graceEnd(license) !== null ? ` (until ${formatDateTime(graceEnd(license)!)})` : ''}
+        </dd>
+        <dt>Features</dt>
+        <dd data-testid="license-features">
+          <FeatureChips features={license.effectiveFeatures} />
+        </dd>
+        <dt>Reasons to the client</dt>
+        <dd data-testid="license-reveal-reasons">{license.revealReasons === null ? "The product's setting" : license.revealReasons ? 'Yes' : 'No'}</dd>
         <dt>Max IPs</dt>
         <dd data-testid="license-max-ips">{formatLimit(license.maxIps)}</dd>
         <dt>Max HWIDs</dt>

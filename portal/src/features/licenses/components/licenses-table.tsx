@@ -2,14 +2,25 @@ import { Link } from 'react-router';
 import { SortHeader, type SortControl } from '../../../components/sort-header';
 import { Table } from '../../../components/table';
 import { Time } from '../../../components/time';
-import { formatExpiry, formatLimit } from '../../../lib/format';
+import { formatLimit } from '../../../lib/format';
 import type { License } from '../../../types/api';
 import { licenseStatus } from '../license-stats';
 import { StatusBadge } from './status-badge';
+import { ExpiryText } from './expiry-text';
 
 export interface NameLookup {
   customer: (id: string) => string;
   product: (id: string) => string;
+}
+
+/** "2 / 5"; an unlimited slot count as ∞ (the word on hover and for screen readers) to keep the list narrow. */
+function SlotCount({ used, limit }: { used: number; limit: number | null }) {
+  if (limit !== null) return <span className="nowrap">{used} / {limit}</span>;
+  return (
+    <span className="nowrap">
+      {used} / <abbr title={formatLimit(null)} aria-label={formatLimit(null)}>∞</abbr>
+    </span>
+  );
 }
 
 /** `sorting`: the column headers sort the list (server-side). */
@@ -57,12 +68,15 @@ export function LicensesTable({ licenses, names, sorting }: { licenses: License[
               </>
             ) : null}
           </td>
-          <td className="nowrap">{formatExpiry(license.expiresAtEpochMillis)}</td>
-          <td>
-            {license.usedIps.length} / {formatLimit(license.maxIps)}
+          <td className="nowrap">
+            {/* The date, exact time on hover: a date-time with seconds pushed "Issued" out of a laptop's view. */}
+            <ExpiryText license={license} />
           </td>
           <td>
-            {license.usedHwids.length} / {formatLimit(license.maxHwids)}
+            <SlotCount used={license.usedIps.length} limit={license.maxIps} />
+          </td>
+          <td>
+            <SlotCount used={license.usedHwids.length} limit={license.maxHwids} />
           </td>
           <td className="nowrap"><Time at={license.createdAtEpochMillis} /></td>
         </tr>

@@ -11,10 +11,13 @@ const INITIAL_ROWS = 50;
 
 export function ValidationHistory({
   attempts,
+  revokedReason,
   rowActions,
   toolbar,
 }: {
   attempts: ValidationAttempt[];
+  /** The license's, for attempts refused as REVOKED. */
+  revokedReason?: string | null;
   rowActions?: (attempt: ValidationAttempt) => ReactNode;
   /** Shown above the table (e.g. where a block applies). */
   toolbar?: ReactNode;
@@ -48,9 +51,11 @@ export function ValidationHistory({
               <tr key={`${attempt.timestampEpochMillis}-${index}`} data-testid="validation-attempt">
                 <td className="nowrap">{formatDateTime(attempt.timestampEpochMillis)}</td>
                 <td>
-                  <span className={`badge ${attempt.successful ? 'badge-ok' : 'badge-bad'}`}>{attempt.successful ? 'Accepted' : 'Refused'}</span>
+                  <span className={`badge ${attempt.successful ? 'badge-ok' : 'badge-bad'}`}>
+                    {attempt.successful ? (attempt.reason === 'GRACE' ? 'Accepted (grace)' : 'Accepted') : 'Refused'}
+                  </span>
                 </td>
-                <td>{reasonLabel(attempt.reason, attempt.successful)}</td>
+                <td>{reasonLabel(attempt.reason, attempt.successful, revokedReason)}</td>
                 <td>
                   <code>{attempt.ip}</code>
                 </td>

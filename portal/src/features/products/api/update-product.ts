@@ -3,7 +3,8 @@ import { api } from '../../../lib/api-client';
 import { invalidate, keys } from '../../../lib/query-keys';
 import type { Product, ProductInput } from '../../../types/api';
 
-export const updateProduct = ({ id, input }: { id: string; input: ProductInput }) => api.put<Product>(`/products/${encodeURIComponent(id)}`, input);
+/** PATCH (a partial update, issue #30): the form sends every field it edits, nulls included. */
+export const updateProduct = ({ id, input }: { id: string; input: ProductInput }) => api.patch<Product>(`/products/${encodeURIComponent(id)}`, input);
 
 export function useUpdateProduct() {
   const queryClient = useQueryClient();

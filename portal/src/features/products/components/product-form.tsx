@@ -8,8 +8,10 @@ import { amount, optionalWholeNumber, required, type Check } from '../../../lib/
 import { numberInput, optionalInteger, optionalText, requiredNumber } from '../../../lib/form-values';
 import type { Product, ProductInput } from '../../../types/api';
 import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../../licenses/slot-setting-hints';
+import { ExpiryBasisFields, FeaturesEditor, GraceDaysField } from '../../licenses/components/policy-fields';
+import { checkFeatureRows, featureRows, featuresFromRows, type ExpiryBasis, type FeatureRow } from '../../licenses/policy-values';
 
-const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId', 'polymartProductId', 'sharingAlert'] as const;
+const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId', 'polymartProductId', 'sharingAlert', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
 
 /** Shared-key alert: at least one limit, and then a window of 1–168 hours. */
 const sharingWindow = (limits: string): Check => (text) => {
@@ -45,11 +47,17 @@ export function ProductForm({
     selfReleaseLimit: numberInput(product?.selfReleaseLimit),
     marketplaceResourceId: product?.marketplaceResourceId ?? '',
     polymartProductId: product?.polymartProductId ?? '',
+    expiryBasis: (product?.expiryBasis ?? 'fixed') as ExpiryBasis | '',
+    validForDays: numberInput(product?.validForDays),
+    graceDays: numberInput(product?.graceDays),
+    revealReasons: product?.revealReasons ?? false,
     sharingIps: numberInput(product?.sharingAlert?.distinctIps),
     sharingHwids: numberInput(product?.sharingAlert?.distinctHwids),
     sharingWindow: numberInput(product?.sharingAlert?.windowHours),
   });
   const sharingLimits = `${v.sharingIps.trim()}${v.sharingHwids.trim()}`;
+  const [features, setFeatures] = useState<FeatureRow[]>(featureRows(product?.features));
+  const clock = v.expiryBasis === 'creation' || v.expiryBasis === 'firstValidation';
   const errors = useCheckedForm(
     {
       name: v.name,
@@ -63,11 +71,17 @@ export function ProductForm({
       selfReleaseLimit: v.selfReleaseLimit,
       marketplaceResourceId: v.marketplaceResourceId,
       polymartProductId: v.polymartProductId,
+      validForDays: clock ? v.validForDays : '',
+      graceDays: v.graceDays,
+      features: JSON.stringify(features),
       sharingIps: v.sharingIps,
       sharingHwids: v.sharingHwids,
       sharingWindow: v.sharingWindow,
     },
     {
+      validForDays: (text) => (clock && text.trim() === '' ? 'Required with this expiry basis.' : optionalWholeNumber(text)),
+      graceDays: optionalWholeNumber,
+      features: () => checkFeatureRows(features),
       sharingIps: positiveOrEmpty,
       sharingHwids: positiveOrEmpty,
       sharingWindow: sharingWindow(sharingLimits),
@@ -102,6 +116,11 @@ export function ProductForm({
       selfReleaseLimit: optionalInteger(v.selfReleaseLimit) as number | null,
       marketplaceResourceId: optionalText(v.marketplaceResourceId) ?? null,
       polymartProductId: optionalText(v.polymartProductId) ?? null,
+      expiryBasis: (v.expiryBasis || 'fixed') as ExpiryBasis,
+      validForDays: clock ? (optionalInteger(v.validForDays) as number | null) : null,
+      graceDays: optionalInteger(v.graceDays) as number | null,
+      features: featuresFromRows(features) as Record<string, boolean | number | string>,
+      revealReasons: v.revealReasons,
       sharingAlert:
         sharingLimits === ''
           ? null
@@ -138,6 +157,34 @@ export function ProductForm({
           <TextField label="Free idle slots after (minutes)" type="number" min={1} step={1} value={v.slotTimeoutMinutes} onChange={text('slotTimeoutMinutes')} error={errors.fields.slotTimeoutMinutes} hint={`${SLOT_TIMEOUT_HINT} New licenses inherit it.`} />
           <TextField label="Self-service releases per 30 days" type="number" min={1} step={1} value={v.selfReleaseLimit} onChange={text('selfReleaseLimit')} error={errors.fields.selfReleaseLimit} hint={`${SELF_RELEASE_HINT} New licenses inherit it.`} />
         </div>
+      </fieldset>
+      <fieldset>
+        <legend>Policy</legend>
+        <p className="field-hint">Defaults for new licenses; features and reasons apply to existing licenses at once.</p>
+        <div className="form-grid">
+          <ExpiryBasisFields
+            basis={v.expiryBasis}
+            days={v.validForDays}
+            onBasis={(expiryBasis) => setV((old) => ({ ...old, expiryBasis }))}
+            onDays={(validForDays) => setV((old) => ({ ...old, validForDays }))}
+            errors={{ expiryBasis: errors.fields.expiryBasis, validForDays: errors.fields.validForDays }}
+          />
+          <GraceDaysField value={v.graceDays} onChange={(graceDays) => setV((old) => ({ ...old, graceDays }))} error={errors.fields.graceDays} />
+        </div>
+        <CheckboxField
+          label="Tell the client why it was refused"
+          checked={v.revealReasons}
+          onChange={(e) => setV((old) => ({ ...old, revealReasons: e.target.checked }))}
+          hint="Validation answers carry a reason (slot full, expired, revoked…); a license may override it."
+        />
+        <FeaturesEditor
+          legend="Features (the tier)"
+          rows={features}
+          onChange={setFeatures}
+          error={errors.fields.features}
+          allowRemove={false}
+          hint="What this product unlocks, e.g. pro: on, seats: 5. Licenses may override single keys."
+        />
       </fieldset>
       <fieldset>
         <legend>Shared-key alert</legend>

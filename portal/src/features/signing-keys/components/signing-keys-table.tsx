@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorMessage } from '../../../components/status';
 import { Table } from '../../../components/table';
+import { Time } from '../../../components/time';
 import { formatDateTime } from '../../../lib/format';
 import type { SigningKey } from '../../../types/api';
 import { useActivateSigningKey, useDeleteSigningKey } from '../api/signing-keys';
@@ -32,6 +33,7 @@ export function SigningKeysTable({ signingKeys }: { signingKeys: SigningKey[] })
             <th scope="col">Key id (kid)</th>
             <th scope="col">Created</th>
             <th scope="col">State</th>
+            <th scope="col">Last signed</th>
             <th scope="col">Actions</th>
           </tr>
         }
@@ -41,11 +43,16 @@ export function SigningKeysTable({ signingKeys }: { signingKeys: SigningKey[] })
             <td>
               <code>{key.kid}</code>
             </td>
-            <td>{formatDateTime(key.createdAtEpochMillis)}</td>
+            <td className="nowrap">
+              <Time at={key.createdAtEpochMillis} />
+            </td>
             <td>
               <StateBadge signingKey={key} />
             </td>
-            <td className="actions-cell">
+            <td className="nowrap" data-testid="last-signed">
+              {key.lastSignedAtEpochMillis === null ? <span className="muted">Never</span> : <Time at={key.lastSignedAtEpochMillis} style="relative" />}
+            </td>
+            <td className="actions-cell row-actions">
               {key.state === 'next' ? (
                 <button type="button" className="button button-small button-primary" onClick={() => setActivating(key)}>
                   Activate

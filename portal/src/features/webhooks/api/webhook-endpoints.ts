@@ -7,8 +7,8 @@ import type { WebhookEndpoint, WebhookEndpointInput, WebhookEndpointWithSecret }
 
 export const endpointPath = (id: string) => `/webhook-endpoints/${encodeURIComponent(id)}`;
 
-export const useWebhookEndpoints = () =>
-  useQuery({ queryKey: [...keys.webhooks, 'list'], queryFn: ({ signal }) => api.get<WebhookEndpoint[]>('/webhook-endpoints', undefined, signal) });
+export const useWebhookEndpoints = (enabled = true) =>
+  useQuery({ queryKey: [...keys.webhooks, 'list'], queryFn: ({ signal }) => api.get<WebhookEndpoint[]>('/webhook-endpoints', undefined, signal), enabled });
 
 export const webhookEndpointQueryOptions = (id: string) =>
   queryOptions({ queryKey: [...keys.webhooks, 'detail', id], queryFn: ({ signal }) => api.get<WebhookEndpoint>(endpointPath(id), undefined, signal) });
