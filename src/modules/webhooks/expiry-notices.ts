@@ -38,28 +38,44 @@ export async function announceExpiring(storage: Storage, now = Date.now()): Prom
     .execute();
   let queued = 0;
   for (const { id, expires_at } of due) {
-    const announced = await storage.transaction(async (trx) => {
-      const noticed = await trx
-        .insertInto('license_expiry_notices')
-        .values({ license_id: id, expires_at: Number(expires_at) })
-        .onConflict((oc) => oc.doNothing())
-        .returning('license_id')
-        .executeTakeFirst();
-      if (!noticed) return false; // another instance was first
-      const license = withoutHistory(await getLicense(trx, id));
-      if (license.expiresAtEpochMillis !== Number(expires_at)) throw new ChangedMeanwhile();
-      await enqueue(trx, newEvent(EXPIRING_EVENT_TYPE, license));
-      return true;
-    }).catch((err) => {
-      if (err instanceof ChangedMeanwhile || (err as { statusCode?: number }).statusCode === 404) return false; // the next scan sees the new state
-      throw err;
-    });
-    if (announced) queued++;
+    if (await announceOnce(storage, 'license_expiry_notices', id, Number(expires_at), (license) => newEvent(EXPIRING_EVENT_TYPE, license))) queued++;
   }
   return queued;
 }
 
 class ChangedMeanwhile extends Error {}
+
+/**
+ * In one transaction: the notice row (license, expiry) and the event. False when another
+ * instance or scan was first, or the license changed or went meanwhile (the next scan sees
+ * its new state).
+ */
+async function announceOnce(
+  storage: Storage,
+  noticeTable: 'license_expiry_notices' | 'license_expired_notices',
+  licenseId: string,
+  expiresAt: number,
+  event: (license: ReturnType<typeof withoutHistory>) => ReturnType<typeof newEvent>,
+): Promise<boolean> {
+  return storage
+    .transaction(async (trx) => {
+      const noticed = await trx
+        .insertInto(noticeTable)
+        .values({ license_id: licenseId, expires_at: expiresAt })
+        .onConflict((oc) => oc.doNothing())
+        .returning('license_id')
+        .executeTakeFirst();
+      if (!noticed) return false;
+      const license = withoutHistory(await getLicense(trx, licenseId));
+      if (license.expiresAtEpochMillis !== expiresAt) throw new ChangedMeanwhile();
+      await enqueue(trx, event(license));
+      return true;
+    })
+    .catch((err) => {
+      if (err instanceof ChangedMeanwhile || (err as { statusCode?: number }).statusCode === 404) return false;
+      throw err;
+    });
+}
 
 /** A scan looks this far behind the previous one: a transaction that set an expiry may commit a little after it. */
 const EXPIRED_SCAN_OVERLAP_MS = 5 * 60_000;
@@ -86,23 +102,8 @@ export async function announceExpired(storage: Storage, now = Date.now(), since 
       .limit(PER_SCAN)
       .execute();
     for (const { id, expires_at } of due) {
-      const announced = await storage.transaction(async (trx) => {
-        const noticed = await trx
-          .insertInto('license_expired_notices')
-          .values({ license_id: id, expires_at: Number(expires_at) })
-          .onConflict((oc) => oc.doNothing())
-          .returning('license_id')
-          .executeTakeFirst();
-        if (!noticed) return false; // another instance was first
-        const license = withoutHistory(await getLicense(trx, id));
-        if (license.expiresAtEpochMillis !== Number(expires_at)) throw new ChangedMeanwhile();
-        await enqueue(trx, newEvent(EXPIRED_EVENT_TYPE, license, Number(expires_at)));
-        return true;
-      }).catch((err) => {
-        if (err instanceof ChangedMeanwhile || (err as { statusCode?: number }).statusCode === 404) return false;
-        throw err;
-      });
-      if (announced) queued++;
+      const expiresAt = Number(expires_at);
+      if (await announceOnce(storage, 'license_expired_notices', id, expiresAt, (license) => newEvent(EXPIRED_EVENT_TYPE, license, expiresAt))) queued++;
     }
     if (due.length < PER_SCAN) return queued;
   }
