@@ -17,6 +17,7 @@ import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
+import { KeyedSerial } from '../../lib/keyed-serial.js';
 import { reportSlotRelease, reportValidation } from '../../lib/observe.js';
 import { auditEventWrite, auditRow, auditWrites } from '../audit/audit.service.js';
 import type { OutboundEvent } from '../webhooks/events.js';
@@ -202,8 +203,13 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     return { decision, touch };
   };
 
+  // One locking transaction per license at a time from this instance: the others wait in
+  // memory, not on the row lock with a pooled connection each.
+  const lockQueue = new KeyedSerial();
+
   /** Decides under the license's row lock, frees idle bindings and binds as needed; returns the answer and how many it freed. */
-  const validateLocked = (req: ValidationRequest) =>
+  const validateLocked = (req: ValidationRequest) => lockQueue.run(req.licenseId, () => validateLockedNow(req));
+  const validateLockedNow = (req: ValidationRequest) =>
     db.transaction().execute(async (trx) => {
       const license = await repo.lockLicense(trx, req.licenseId);
       if (!license) return { valid: false, released: 0 }; // deleted meanwhile: nothing to record
