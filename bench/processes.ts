@@ -18,10 +18,14 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Runs a TypeScript entry file (through tsx) with `env`, and waits until `readyPath` answers. */
+/**
+ * Runs an entry file with `env` (a TypeScript one through tsx, a built `.js` one as `npm start`
+ * runs it), and waits until `readyPath` answers.
+ */
 export async function startServer(entry: string, env: Record<string, string>, readyPath = '/'): Promise<Server> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const args = entry.endsWith('.js') ? ['--enable-source-maps', entry] : ['--import', 'tsx', entry];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -20,6 +20,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
 /** BENCH_PARTS=unpaged: only the reads (pages, stats, one unpaged list), no validation load. */
 const ONLY_UNPAGED = process.env.BENCH_PARTS === 'unpaged';
+/** The service as `npm start` runs it (npm run build first): its memory is what an operator sees, without tsx's compiler. */
+const SERVER_ENTRY = 'dist/server.js';
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -129,7 +131,7 @@ async function measureSize(size: number): Promise<Row> {
   await handle.db.destroy();
   console.error(`${size}: filled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
   const server = await startServer(
-    'src/server.ts',
+    SERVER_ENTRY,
     {
       DATABASE_URL: database.url,
       VALIDATION_RATE_LIMIT: '1000000000',
