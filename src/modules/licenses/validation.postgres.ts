@@ -5,7 +5,9 @@
 // answered after it), so validations of one busy license do not queue behind each
 // other's commits. Only a validation that may bind a new IP or HWID takes the license's
 // row lock (SELECT … FOR NO KEY UPDATE) and decides again under it, so concurrent
-// validations of one license, from this instance or any other, never exceed its limits.
+// validations of one license, from this instance or any other, never exceed its limits;
+// from one instance they take it one at a time, the others waiting in memory rather than
+// each on a pooled connection.
 // A lock-free decision is that of the moment of its read: an admin change committed
 // between the read and the insert does not change it. A successful validation refreshes
 // the last-seen time of its bound IP and HWID at most once a second (LAST_SEEN_RESOLUTION_MS),
