@@ -7,16 +7,7 @@ import { auditEntries, createCustomer, newLicense, staffWith, validate } from '.
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { answer, eventOf, startReceiver, type Receiver } from '../../../test/helpers/webhook-receiver.js';
 import { announceExpiring } from './expiry-notices.js';
-
-const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+import { until } from '../../../test/helpers/until.js';
 
 describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {
   let t: TestApp;

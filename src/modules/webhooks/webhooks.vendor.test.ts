@@ -7,18 +7,9 @@ import { createCustomer, createProduct, uniq, validate } from '../../../test/hel
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { answer, eventOf, startReceiver, type Receiver } from '../../../test/helpers/webhook-receiver.js';
 import { polymartSignature } from '../marketplace/polymart.signature.js';
+import { until } from '../../../test/helpers/until.js';
 
 const POLYMART_SECRET = 'test-polymart-secret';
-
-const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 describe.each(DIALECTS)('webhooks as a vendor meets them (%s)', (dialect) => {
   let t: TestApp;
