@@ -9,7 +9,7 @@ import type { Db } from '../../db/database.js';
 import type { Storage } from '../../db/storage/storage.js';
 import { newId } from '../../lib/ids.js';
 import { reportWebhookAttempt } from '../../lib/observe.js';
-import { disableFailingEndpoint } from './endpoints.service.js';
+import { disableFailingEndpoint, endpointLockKey } from './endpoints.service.js';
 import { findEndpoints, updateEndpoint, type EndpointRow } from './endpoints.repository.js';
 import * as outbox from './outbox.repository.js';
 import { retryDelayMs } from './retry-schedule.js';
@@ -149,6 +149,7 @@ export class DeliveryWorker {
     const delay = result.delivered ? null : retryDelayMs(this.options.retryScheduleSeconds, attempt);
     const status = result.delivered ? 'delivered' : delay === null ? 'failed' : 'pending';
     return this.storage.transaction(async (trx) => {
+      await this.storage.lock(trx, endpointLockKey(endpoint.id)); // not while the endpoint is deleted
       const held = await outbox.settle(trx, row.id, this.owner, { status, attempts: attempt, nextAttemptAt: now + (delay ?? 0) });
       if (!held) return null; // the lease ran out and another worker has the row: its record counts
       await outbox.insertDelivery(trx, {

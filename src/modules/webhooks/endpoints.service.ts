@@ -122,6 +122,13 @@ export async function updateEndpoint(
   return view;
 }
 
+/**
+ * The lock a transaction takes before it touches an endpoint's queued events and then the
+ * endpoint (a delivery's record), or the endpoint and then its events (a delete's cascade):
+ * the two orders would deadlock on PostgreSQL without it.
+ */
+export const endpointLockKey = (id: string) => `webhook-endpoint:${id}`;
+
 export async function deleteEndpoint(trx: Db, actor: string, id: string): Promise<void> {
   const view = await getEndpoint(trx, id);
   await repo.deleteEndpoint(trx, id); // its subscriptions, queued events and delivery log go with it

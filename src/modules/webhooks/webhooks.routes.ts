@@ -99,7 +99,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'Delete a webhook endpoint with its queued events and delivery log', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      await app.transaction((trx) => endpoints.deleteEndpoint(trx, request.actor.username, request.params.id));
+      await app.transaction(async (trx) => {
+        await app.storage.lock(trx, endpoints.endpointLockKey(request.params.id)); // not while a delivery is recorded
+        await endpoints.deleteEndpoint(trx, request.actor.username, request.params.id);
+      });
       await changed();
       return reply.code(204).send(null);
     },
