@@ -2,26 +2,17 @@
 // change is in force at once where it was made and within a second on the other; hits of
 // both add up; `blocklist.hit` events are queued at most once a minute per rule across
 // both; the sharing detector counts the distinct values both saw and fires once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEntries, createProduct, newLicense, readLicense } from '../../../test/helpers/fixtures.js';
-import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
+import { DIALECTS, type TestApp } from '../../../test/helpers/test-app.js';
+import { startTwoInstances } from '../../../test/helpers/two-instances.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000', TRUST_PROXY: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
 
 describe.each(DIALECTS)('leak defence across two instances (%s)', (dialect) => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    a = await startTestApp(dialect, ENV, database);
-    b = await startTestApp(dialect, ENV, database);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.drop();
-  });
+  startTwoInstances(dialect, ENV, (started) => ({ a, b } = started));
 
   const validateOn = (t: TestApp, ip: string, body: Record<string, unknown>) =>
     t.req('POST', '/licenses/validate', { body, headers: { 'x-forwarded-for': ip } });

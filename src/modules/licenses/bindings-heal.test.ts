@@ -1,8 +1,9 @@
 // Bindings that heal (DECISIONS.md): first/last seen per binding, inactivity release
 // inside the validation, self-service release, on both databases and under concurrency.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEntries, createProduct, newLicense, putBody, readLicense, validate } from '../../../test/helpers/fixtures.js';
-import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
+import { DIALECTS, type TestApp } from '../../../test/helpers/test-app.js';
+import { startTwoInstances } from '../../../test/helpers/two-instances.js';
 import type { License } from './licenses.schemas.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000', METRICS_TOKEN: 'metrics-token-for-heal-tests' };
@@ -31,19 +32,9 @@ async function metric(t: TestApp, reason: string): Promise<number> {
 }
 
 describe.each(DIALECTS)('bindings that heal (%s)', (dialect) => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    a = await startTestApp(dialect, ENV, database);
-    b = await startTestApp(dialect, ENV, database);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.drop();
-  });
+  startTwoInstances(dialect, ENV, (started) => ({ a, b } = started));
 
   const fullIdleLicense = async (over: Record<string, unknown> = {}): Promise<License> => {
     const license = await newLicense(a, { maxHwids: 2, slotTimeoutMinutes: 60, ...over });

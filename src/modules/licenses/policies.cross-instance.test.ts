@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildApp, type ChildApp } from '../../../test/helpers/child-process-app.js';
 import { auditEntries, createProduct, newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
+import { startTwoInstances } from '../../../test/helpers/two-instances.js';
 import { announceExpired } from '../webhooks/expiry-notices.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
@@ -12,19 +13,9 @@ const DAY = 86_400_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(DIALECTS)('license policies on two instances (%s)', (dialect) => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    a = await startTestApp(dialect, ENV, database);
-    b = await startTestApp(dialect, ENV, database);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.drop();
-  });
+  startTwoInstances(dialect, ENV, (started) => ({ a, b } = started));
 
   const startEntries = async (id: string) =>
     (await auditEntries(a, 'licenses.expiry.start')).filter((e) => JSON.parse(e.data).licenseId === id);

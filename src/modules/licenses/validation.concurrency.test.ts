@@ -4,25 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildApp, type ChildApp } from '../../../test/helpers/child-process-app.js';
 import { newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
+import { startTwoInstances } from '../../../test/helpers/two-instances.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000' };
 /** 127.0.2.1, 127.0.2.2, … distinct source addresses. */
 const ipOf = (i: number) => `127.0.${2 + Math.floor(i / 250)}.${(i % 250) + 1}`;
 
 describe.each(DIALECTS)('concurrent validations (%s)', (dialect) => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    a = await startTestApp(dialect, ENV, database);
-    b = await startTestApp(dialect, ENV, database);
-  });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await database.drop();
-  });
+  startTwoInstances(dialect, ENV, (started) => ({ a, b } = started));
 
   it('50 parallel validations from distinct IPs on maxIps=3 bind exactly 3 IPs and record 50 attempts', async () => {
     const license = await newLicense(a, { maxIps: 3 });

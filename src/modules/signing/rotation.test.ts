@@ -3,10 +3,11 @@
 // deletion as the kill switch. A "client" here verifies each receipt against the key set it
 // pinned, exactly as the shipped clients do.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEntries, newLicense, validate } from '../../../test/helpers/fixtures.js';
 import { verifyJws, type Jwk } from '../../../test/helpers/jws.js';
-import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
+import { DIALECTS, type TestApp } from '../../../test/helpers/test-app.js';
+import { startTwoInstances } from '../../../test/helpers/two-instances.js';
 
 const nonce = () => randomBytes(32).toString('base64url');
 const jwksOf = async (t: TestApp) => (await t.req('GET', '/.well-known/jwks.json')).json as { keys: Jwk[] };
@@ -36,19 +37,9 @@ const verifies = (jws: string, set: { keys: Jwk[] }) => {
 const kidOf = (jws: string) => JSON.parse(Buffer.from(jws.split('.')[0]!, 'base64url').toString()).kid as string;
 
 describe.each(DIALECTS)('signing-key rotation that strands no installed client (%s)', (dialect) => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    a = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '100000' }, database);
-    b = await startTestApp(dialect, { VALIDATION_RATE_LIMIT: '100000' }, database);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.drop();
-  });
+  startTwoInstances(dialect, { VALIDATION_RATE_LIMIT: '100000' }, (started) => ({ a, b } = started));
 
   it('a client pinned to the old set verifies through create-next, activate and until the old key is deleted; one pinned to both throughout', async () => {
     const license = await newLicense(a);
