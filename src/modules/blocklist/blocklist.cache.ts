@@ -108,9 +108,12 @@ export class Blocklist {
     }
   }
 
-  /** Adds the hits counted since the last flush to the rules, with their events. */
-  flushHits(now = Date.now()): Promise<void> {
-    this.flushing ??= this.flush(now).finally(() => {
+  /** Adds the hits counted until now to the rules, with their events (resolves once they are written). */
+  async flushHits(now = Date.now()): Promise<void> {
+    // A flush in flight took only the hits counted before it: wait for it, then write the rest.
+    while (this.flushing) await this.flushing;
+    if (this.pending.size === 0) return;
+    this.flushing = this.flush(now).finally(() => {
       this.flushing = null;
     });
     return this.flushing;

@@ -152,6 +152,18 @@ describe.each(DIALECTS)('blocklist (%s)', (dialect) => {
     expect((await readLicense(t, license.id)).expiryStartedAtEpochMillis).toEqual(expect.any(Number));
   });
 
+  it('a flush asked for while another is writing waits for it, then writes the hits counted since', async () => {
+    const license = await newLicense(t);
+    const flagged = await rule({ type: 'hwid', value: 'HW-FLUSH-RACE', mode: 'flag' });
+    const presented = { ip: '192.0.2.200', hwid: 'HW-FLUSH-RACE', licenseId: license.id, productId: license.productId };
+    t.app.blocklist.check(presented); // hit 1
+    const inFlight = t.app.blocklist.flushHits(); // takes hit 1
+    t.app.blocklist.check(presented); // hit 2, counted while hit 1 is being written
+    await t.app.blocklist.flushHits();
+    expect((await t.admin('GET', `/blocklist/${flagged.json.id}`)).json).toMatchObject({ hits: 2 });
+    await inFlight;
+  });
+
   it('IPv4-mapped IPv6 addresses match IPv4 rules; CIDRs of both families match; unknown licenses from a blocked IP count hits', async () => {
     const license = await newLicense(t);
     const args = { licenseId: license.id, productId: license.productId, hwid: 'HW-1' };
