@@ -3,27 +3,18 @@
 // and then updates the endpoint; without a common lock first the two deadlocked and the
 // DELETE answered 500 (seen in CI, two instances, a receiver refusing connections).
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, startTestApp, TEST_POSTGRES_URL, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_POSTGRES_URL, type TestApp } from '../../../test/helpers/test-app.js';
+import { startTwoInstances } from '../../../test/helpers/two-instances.js';
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_SECONDS: Array.from({ length: 20 }, () => '1').join(',') };
 const EVENTS_PER_ENDPOINT = 400;
 const ROUNDS = 6;
 
 describe.skipIf(!TEST_POSTGRES_URL)('deleting an endpoint while its deliveries are recorded (postgres)', () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    a = await startTestApp('postgres', ENV, database);
-    b = await startTestApp('postgres', ENV, database);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.drop();
-  });
+  startTwoInstances('postgres', ENV, (started) => ({ a, b } = started));
 
   it(`answers 204 every time, ${ROUNDS} endpoints each deleted with ${EVENTS_PER_ENDPOINT} events being attempted`, async () => {
     for (let round = 0; round < ROUNDS; round += 1) {
