@@ -45,5 +45,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1 (no npm, no shell): SIGTERM reaches the server, which closes gracefully.
+# Its flags are npm start's (package.json; docs/scale.md "Node flags" says why).
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "dist/server.js"]
+CMD ["node", "--max-semi-space-size=32", "--no-concurrent-marking", "--enable-source-maps", "dist/server.js"]

@@ -1,7 +1,15 @@
 // Child processes of the benchmark: each server runs alone in its own process, so the
 // load generator (this process) and the server under test do not share an event loop.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
+
+/** The node flags `npm start` runs the server with (package.json), so that a built server is measured as shipped. */
+export function startNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/server.js'));
+}
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -24,7 +32,7 @@ export interface Server {
  */
 export async function startServer(entry: string, env: Record<string, string>, readyPath = '/'): Promise<Server> {
   const port = await freePort();
-  const args = entry.endsWith('.js') ? ['--enable-source-maps', entry] : ['--import', 'tsx', entry];
+  const args = entry.endsWith('.js') ? [...startNodeFlags(), entry] : ['--import', 'tsx', entry];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],

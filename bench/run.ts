@@ -2,8 +2,9 @@
 // server, in one run on this machine. Every server runs in its own process; this
 // process drives them with autocannon (BENCH_CONNECTIONS, default 50, for
 // BENCH_DURATION seconds, default 5, after a 2 s warm-up), BENCH_ROUNDS (default 3)
-// interleaved rounds, and reports each scenario's median. The service runs on a fresh
-// SQLite file, or on a fresh PostgreSQL database with BENCH_DATABASE_URL (bench/database.ts).
+// interleaved rounds, and reports each scenario's median. The service is the build, run as
+// `npm start` runs it (its node flags), on a fresh SQLite file, or on a fresh PostgreSQL
+// database with BENCH_DATABASE_URL (bench/database.ts).
 import { generateKeyPairSync, sign } from 'node:crypto';
 import autocannon from 'autocannon';
 import { benchDatabase } from './database.js';
@@ -16,6 +17,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = 2;
 const ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
 const MARKETPLACE_SECRET = 'bench-marketplace-secret';
+/** The service as `npm start` runs it (npm run bench builds first). */
+const SERVICE_ENTRY = 'dist/server.js';
 
 interface Scenario {
   name: string;
@@ -238,9 +241,9 @@ async function main(): Promise<void> {
     MASTER_ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   };
-  const service = await startServer('src/server.ts', serviceEnv, '/healthz');
+  const service = await startServer(SERVICE_ENTRY, serviceEnv, '/healthz');
   // On PostgreSQL, a second instance on the same database: the several-instances shape.
-  const second = database.label === 'SQLite' ? null : await startServer('src/server.ts', serviceEnv, '/healthz');
+  const second = database.label === 'SQLite' ? null : await startServer(SERVICE_ENTRY, serviceEnv, '/healthz');
   try {
     const { token } = await api(service, null, '/auth/login', ADMIN);
     const seed: Seed = { server: service, token, api: (path, body) => api(service, token, path, body) };

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { openStorage, type Storage } from './db/storage/storage.js';
+import { serializeLargeIntegersUncached } from './http/json-numbers.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -85,6 +86,7 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  serializeLargeIntegersUncached();
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? loggerOptions(config) }),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),

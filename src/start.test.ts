@@ -177,3 +177,17 @@ describe('npm start forwards signals', () => {
     expect(refused).toBe(true);
   }, 60_000);
 });
+
+describe('one set of node flags for the server', () => {
+  const startFlags = () => {
+    const words = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+    return words.slice(words.indexOf('node') + 1, words.indexOf('dist/server.js'));
+  };
+
+  it('the image and docs/deploy.md run dist/server.js with the flags of npm start (docs/scale.md, "Node flags")', () => {
+    const cmd = /^CMD (\[.*\])$/m.exec(readFileSync('Dockerfile', 'utf8'))![1]!;
+    expect(JSON.parse(cmd)).toEqual(['node', ...startFlags(), 'dist/server.js']);
+    expect(readFileSync('docs/deploy.md', 'utf8')).toContain(['node', ...startFlags(), 'dist/server.js'].join(' '));
+    expect(startFlags()).toEqual(expect.arrayContaining(['--max-semi-space-size=32', '--no-concurrent-marking']));
+  });
+});

@@ -93,7 +93,8 @@ describe.each(DIALECTS)('unpaged lists are streamed (%s)', (dialect) => {
     for (let i = 0; i < STREAM_BATCH_SIZE + 3; i += 1) {
       const order = { customerId: customer.id, productIds: [product.id], totalAmount: i, licenseIds: [licenses[i]!.id] };
       expect((await t.admin('POST', '/orders', { body: order })).status).toBe(201);
-      await createCustomer(t);
+      // Names past ASCII (2-, 3- and 4-byte UTF-8) cross the streamed pieces as they are.
+      await createCustomer(t, { name: `customer_${i} Zoë Łódź 東京 😀` });
       await createProduct(t, { price: i + 0.5, marketplaceResourceId: i % 2 ? `res-${i}` : null });
     }
 

@@ -53,7 +53,9 @@ export async function streamList<T>(
   produce: (writer: ListWriter<T>) => Promise<void>,
 ): Promise<FastifyReply> {
   const serialize = reply.compileSerializationSchema(recordSchema) as (record: T) => string;
-  const out = new PassThrough();
+  // Strings stay strings to the socket (no Buffer per piece): Buffers would wait in memory
+  // for a collection, and the socket writes a string's bytes without one.
+  const out = new PassThrough({ decodeStrings: false, encoding: 'utf8' });
   let started = false;
   let first = true;
   const writer: ListWriter<T> = {
