@@ -3,7 +3,12 @@
 // subscribers at that moment), then leased by one delivery worker at a time: a lease that
 // runs out (the worker was killed) makes the row due again, so nothing is lost and no
 // attempt is made by two workers at once.
-import { sql } from 'kysely';
+//
+// On PostgreSQL the subscribers are read with a key-share lock: an endpoint whose delete has
+// not yet committed would otherwise be found, and the row for it would then fail its
+// foreign-key check once the delete commits (a 500 for the change that queued the event).
+// Locked, the statement waits for that delete and leaves the endpoint out.
+import { PostgresAdapter, sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database.js';
 import type { WebhookDeliveriesTable, WebhookOutboxTable } from '../../db/schema.js';
 import { ALL_EVENTS } from './event-types.js';
@@ -13,6 +18,8 @@ export type OutboxRow = WebhookOutboxTable;
 
 /** How many of the oldest due rows one claim looks at. */
 const CLAIM_WINDOW = 256;
+
+const onPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** Queues `event` for every enabled endpoint subscribed to its type (none: inserts nothing). */
 export const enqueueQuery = (db: Db, event: OutboundEvent) =>
@@ -42,7 +49,8 @@ export const enqueueQuery = (db: Db, event: OutboundEvent) =>
           sql<string>`'pending'`.as('status'),
           sql<number>`0`.as('attempts'),
           sql<number>`cast(${event.createdAt} as bigint)`.as('next_attempt_at'),
-        ]),
+        ])
+        .$if(onPostgres(db), (subscribers) => subscribers.forKeyShare('e')),
     );
 
 export async function enqueue(db: Db, event: OutboundEvent): Promise<void> {
@@ -61,7 +69,8 @@ export async function enqueueManyPostgres(db: Db, events: readonly OutboundEvent
     FROM unnest(${events.map((e) => e.id)}::text[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.body)}::text[],
                 ${events.map((e) => e.createdAt)}::bigint[]) AS ev(id, type, body, created_at)
     JOIN webhook_endpoints e ON e.enabled = 1
-      AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.endpoint_id = e.id AND s.event_type IN (ev.type, ${ALL_EVENTS}))`.execute(db);
+      AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.endpoint_id = e.id AND s.event_type IN (ev.type, ${ALL_EVENTS}))
+    FOR KEY SHARE OF e`.execute(db);
 }
 
 /** Queues `event` for one endpoint whatever it subscribes to (test pings). */
