@@ -370,7 +370,7 @@ async function testStack(engine: Engine): Promise<void> {
 
     const victim = await containerOf(engine, stack, 'app1');
     await run(e, ['kill', victim]); // SIGKILL: the instance dies, it is not stopped
-    // Under podman a container's death can stall the network of its siblings (10-47 s seen:
+    // Under podman a container's death can stall the network of its siblings (15-47 s seen:
     // from app2 a name lookup of postgres took 15 s, then a connect to it timed out),
     // and app2 rightly answers 503 while it cannot reach its database: wait until it can.
     const killedAt = Date.now();
