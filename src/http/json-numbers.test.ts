@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { serializeLargeIntegersUncached } from './json-numbers.js';
+import { fastifySerializerPrototype, serializeLargeIntegersUncached } from './json-numbers.js';
 
 const VALUES = [
   0, -0, 1, -1, 42, 0x3fffffff, 0x40000000, -0x40000000, -0x40000001, 2 ** 31, 2 ** 32 + 1,
@@ -37,13 +37,12 @@ describe('large integers in responses (json-numbers.ts)', () => {
     FRACTIONS.forEach((value, i) => expect(bodies[i]).toBe(`{"integer":null,"number":${JSON.stringify(value)}}`));
   });
 
-  it('are written by toFixed(0), uncached, once the service has patched the serializer', async () => {
+  it('are written by toFixed(0), uncached, once the service has patched the serializer', () => {
     serializeLargeIntegersUncached();
-    serializeLargeIntegersUncached(); // idempotent: not wrapped twice
-    const { createRequire } = await import('node:module');
-    const fromCompiler = createRequire(createRequire(createRequire(import.meta.url).resolve('fastify')).resolve('@fastify/fast-json-stringify-compiler'));
-    const Serializer = fromCompiler('fast-json-stringify/lib/serializer.js') as new () => { asNumber(v: unknown): string; asInteger(v: unknown): string };
-    const serializer = new Serializer();
+    const serializer = fastifySerializerPrototype();
+    const patched = serializer.asNumber;
+    serializeLargeIntegersUncached();
+    expect(serializer.asNumber).toBe(patched); // idempotent: not wrapped twice
     const calls: number[] = [];
     const toFixed = Number.prototype.toFixed;
     Number.prototype.toFixed = function (this: number, digits?: number) {

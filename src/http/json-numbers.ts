@@ -19,7 +19,7 @@ const isLargeInteger = (value: unknown): value is number =>
   Number.isSafeInteger(value) && ((value as number) > 0x3fffffff || (value as number) < -0x40000000);
 
 /** The Serializer prototype of the fast-json-stringify that Fastify compiles with (its own dependency's copy). */
-function fastifySerializerPrototype(): SerializerMethods {
+export function fastifySerializerPrototype(): SerializerMethods {
   const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
   const fromCompiler = createRequire(fromFastify.resolve('@fastify/fast-json-stringify-compiler'));
   return (fromCompiler('fast-json-stringify/lib/serializer.js') as { prototype: SerializerMethods }).prototype;
