@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNodeFlags } from '../bench/processes.js';
 import { request } from '../test/helpers/http.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../test/helpers/test-app.js';
 
@@ -179,15 +180,10 @@ describe('npm start forwards signals', () => {
 });
 
 describe('one set of node flags for the server', () => {
-  const startFlags = () => {
-    const words = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-    return words.slice(words.indexOf('node') + 1, words.indexOf('dist/server.js'));
-  };
-
   it('the image and docs/deploy.md run dist/server.js with the flags of npm start (docs/scale.md, "Node flags")', () => {
     const cmd = /^CMD (\[.*\])$/m.exec(readFileSync('Dockerfile', 'utf8'))![1]!;
-    expect(JSON.parse(cmd)).toEqual(['node', ...startFlags(), 'dist/server.js']);
-    expect(readFileSync('docs/deploy.md', 'utf8')).toContain(['node', ...startFlags(), 'dist/server.js'].join(' '));
-    expect(startFlags()).toEqual(expect.arrayContaining(['--max-semi-space-size=32', '--no-concurrent-marking']));
+    expect(JSON.parse(cmd)).toEqual(['node', ...startNodeFlags(), 'dist/server.js']);
+    expect(readFileSync('docs/deploy.md', 'utf8')).toContain(['node', ...startNodeFlags(), 'dist/server.js'].join(' '));
+    expect(startNodeFlags()).toEqual(expect.arrayContaining(['--max-semi-space-size=32', '--no-concurrent-marking']));
   });
 });

@@ -15,17 +15,14 @@ const event = (id: string): OutboundEvent => ({ id, type: 'license.create', body
 describe.skipIf(!TEST_POSTGRES_URL)('an event queued while its endpoint is deleted (postgres)', () => {
   let database: TestDatabase;
   let db: Db;
-  let destroy: () => Promise<void>;
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    const handle = createDb(database.url);
-    db = handle.db;
-    destroy = () => handle.db.destroy();
+    db = createDb(database.url).db;
     await migrateToLatest(db);
   });
   afterAll(async () => {
-    await destroy();
+    await db.destroy();
     await database.drop();
   });
 
