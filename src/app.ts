@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { openStorage, type Storage } from './db/storage/storage.js';
-import { serializeLargeIntegersUncached } from './http/json-numbers.js';
+import { uncachedIntegerSerializers } from './http/json-numbers.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -86,7 +86,6 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  serializeLargeIntegersUncached();
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? loggerOptions(config) }),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
@@ -98,6 +97,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // and so is bad HTTP framing: both answer {"error": "…"} (src/http/client-errors.ts).
     frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply as unknown as FastifyReply),
     clientErrorHandler: answerClientError,
+    // Every response schema compiles through it: timestamps written without V8's number cache.
+    schemaController: { compilersFactory: { buildSerializer: uncachedIntegerSerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const storage = await openStorage(config.databaseUrl, {

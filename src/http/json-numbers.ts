@@ -7,38 +7,53 @@
 // `n.toFixed(0)` gives the same text (its exact digits), uncached, in the young generation,
 // and twice as fast; other numbers keep the library's path (past 2**53 toFixed would print
 // the exact binary value, not the shortest digits).
-import { createRequire } from 'node:module';
+//
+// The app installs this through Fastify's public compiler factory
+// (`schemaController.compilersFactory.buildSerializer`), so it covers every response schema
+// of this app and of nothing else. fast-json-stringify's debug mode hands back the generated
+// code with the serializer instance it runs against, and `restore` rebuilds the function
+// around an instance whose two number writers are ours. Integer arrays of 512+ elements are
+// written by native JSON.stringify inside the library; V8's JSON writer formats numbers into
+// its own buffer without the cache, so they need nothing (json-numbers.test.ts measures it).
+import fastJsonStringify, { type Options as SerializerOptions } from 'fast-json-stringify';
 
-interface SerializerMethods {
-  asInteger(this: SerializerMethods, value: unknown): string;
-  asNumber(this: SerializerMethods, value: unknown): string;
+type Writer = (value: unknown) => string;
+interface NumberWriters {
+  asInteger: Writer;
+  asNumber: Writer;
 }
+type SchemaMap = Record<string, unknown>;
 
 /** A safe integer past 30 bits: V8 may keep it as a heap number (the pretenured case), not a small integer. */
 const isLargeInteger = (value: unknown): value is number =>
   Number.isSafeInteger(value) && ((value as number) > 0x3fffffff || (value as number) < -0x40000000);
 
-/** The Serializer prototype of the fast-json-stringify that Fastify compiles with (its own dependency's copy). */
-export function fastifySerializerPrototype(): SerializerMethods {
-  const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-  const fromCompiler = createRequire(fromFastify.resolve('@fastify/fast-json-stringify-compiler'));
-  return (fromCompiler('fast-json-stringify/lib/serializer.js') as { prototype: SerializerMethods }).prototype;
+/** Marks a serializer this module built, so a test can tell that every route uses one. */
+export const WRITES_INTEGERS_UNCACHED = Symbol('writesIntegersUncached');
+
+function uncached(writers: NumberWriters): void {
+  const { asInteger, asNumber } = writers;
+  writers.asInteger = (value) => (isLargeInteger(value) ? value.toFixed(0) : asInteger.call(writers, value));
+  writers.asNumber = (value) => (isLargeInteger(value) ? value.toFixed(0) : asNumber.call(writers, value));
 }
 
 /**
- * Replaces fast-json-stringify's integer and number writers with ones that format large
- * integers by toFixed(0); call before any schema is compiled (generated serializers take the
- * methods when they are built). Idempotent.
+ * Fastify's `buildSerializer` factory: as Fastify's own (fast-json-stringify with the app's
+ * shared schemas), with large integers written by toFixed(0).
  */
-export function serializeLargeIntegersUncached(): void {
-  const prototype = fastifySerializerPrototype();
-  if ((prototype as { uncachedIntegers?: true }).uncachedIntegers) return;
-  const { asInteger, asNumber } = prototype;
-  prototype.asInteger = function (value) {
-    return isLargeInteger(value) ? value.toFixed(0) : asInteger.call(this, value);
+export function uncachedIntegerSerializers(externalSchemas: unknown, serializerOptions: unknown) {
+  const options = { ...(serializerOptions as SerializerOptions), schema: externalSchemas as SchemaMap | undefined };
+  return ({ schema }: { schema: { $id?: string } }) => {
+    // As Fastify's compiler does: a schema is not its own external schema.
+    const shared = options.schema && schema.$id && options.schema[schema.$id] ? { ...options.schema } : options.schema;
+    if (shared !== options.schema && schema.$id) delete shared![schema.$id];
+    const built = fastJsonStringify(schema, { ...options, schema: shared, mode: 'debug' }) as unknown as {
+      code: string;
+      validator: unknown;
+      serializer: NumberWriters;
+    };
+    uncached(built.serializer);
+    const serialize = fastJsonStringify.restore(built as never) as (doc: unknown) => string;
+    return Object.assign(serialize, { [WRITES_INTEGERS_UNCACHED]: true as const });
   };
-  prototype.asNumber = function (value) {
-    return isLargeInteger(value) ? value.toFixed(0) : asNumber.call(this, value);
-  };
-  Object.defineProperty(prototype, 'uncachedIntegers', { value: true });
 }
