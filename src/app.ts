@@ -24,7 +24,7 @@ import { customersRoutes } from './modules/customers/customers.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 import { licenseStatsRoutes } from './modules/licenses/stats.routes.js';
-import { validationRoutes } from './modules/licenses/validation.routes.js';
+import { validationRoutes } from './modules/validation/validation.routes.js';
 import { marketplaceRoutes } from './modules/marketplace/marketplace.routes.js';
 import { polymartRoutes } from './modules/marketplace/polymart.routes.js';
 import { registerMetrics } from './modules/metrics/metrics.routes.js';

@@ -11,7 +11,7 @@ import type { EventGate } from '../webhooks/subscriptions.js';
 import { SLOT_BIND_EVENT_TYPE, slotBindEvent, validationEvent, validationEventType } from '../webhooks/validation-events.js';
 import { decideValidation, shortfall } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
-import { EXPIRY_START_ACTOR, expiryStartAudit } from './expiry-clock.js';
+import { EXPIRY_START_ACTOR, expiryStartAudit } from '../licenses/expiry-clock.js';
 import { prepareValidationStatements, type Kind, type ValidationStatements } from './validation.sqlite-statements.js';
 import {
   attemptRow,

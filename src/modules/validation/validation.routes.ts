@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { clientIp } from '../../http/client-ip.js';
 import { validationRateLimit } from '../../http/rate-limit.js';
 import { ErrorSchema } from '../../http/schemas.js';
-import { ReleaseBodySchema, ReleaseResultSchema, ValidateBodySchema, ValidateResultSchema } from './licenses.schemas.js';
+import { ReleaseBodySchema, ReleaseResultSchema, ValidateBodySchema, ValidateResultSchema } from '../licenses/licenses.schemas.js';
 import { RELEASE_NOT_ENABLED, RELEASE_NOT_FOUND, selfRelease } from './self-release.service.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { createValidator } from './validation.service.js';

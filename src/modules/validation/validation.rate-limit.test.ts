@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { deleteRedisKeys, randomRedisPrefix, RATE_LIMIT_STORES, TEST_REDIS_URL } from '../../../test/helpers/redis.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
-import type { License } from './licenses.schemas.js';
+import type { License } from '../licenses/licenses.schemas.js';
 
 const STORES = RATE_LIMIT_STORES;
 const LIMITED = { error: 'Too many validation attempts. Try again shortly.' };

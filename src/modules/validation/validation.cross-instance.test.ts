@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, newLicense, putBody, readLicense, validate, type ValidateArgs } from '../../../test/helpers/fixtures.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
-import type { License } from './licenses.schemas.js';
+import type { License } from '../licenses/licenses.schemas.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000' };
 

@@ -1,7 +1,7 @@
 // The signed fields that license policies add to a validation receipt (DECISIONS.md "License
 // policies"): what a client needs to act offline. Features are merged here, only when a
 // receipt is asked for, so that a plain validation never parses them.
-import { mergeFeatures, type EffectiveFeatures } from './policy-settings.js';
+import { mergeFeatures, type EffectiveFeatures } from '../licenses/policy-settings.js';
 import type { ValidationReason } from './validation.decision.js';
 import type { ValidationOutcome } from './validation.types.js';
 

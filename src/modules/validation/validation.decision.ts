@@ -7,7 +7,7 @@
 // step; in the grace days after expiry only values already bound pass (GRACE), binding and
 // releasing nothing; a first-validation clock not yet started is started by a request
 // that passes every check.
-import type { Reason } from './licenses.schemas.js';
+import type { Reason } from '../licenses/licenses.schemas.js';
 
 export type ValidationReason = Exclude<Reason, 'UNKNOWN'>;
 

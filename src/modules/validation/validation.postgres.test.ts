@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { startTestApp, TEST_POSTGRES_URL, type TestApp } from '../../../test/helpers/test-app.js';
-import type { License } from './licenses.schemas.js';
+import type { License } from '../licenses/licenses.schemas.js';
 
 // Runs whenever PostgreSQL answers (the SQLite path has no row locks).
 describe.skipIf(!TEST_POSTGRES_URL)('validation row locks (postgres)', () => {

@@ -11,9 +11,9 @@ import type { OutboundEvent } from '../webhooks/events.js';
 import { enqueueQuery } from '../webhooks/outbox.repository.js';
 import type { EventGate } from '../webhooks/subscriptions.js';
 import { deleteAttemptsOlderThan, oldestKeptAttempt } from './validation.repository.js';
-import { hwidRowsQuery, ipRowsQuery, licenseRowsQuery, type LicenseRow } from './licenses.repository.js';
-import { assembleLicenses, withoutHistory, type LicenseWithoutHistory } from './licenses.service.js';
-import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
+import { hwidRowsQuery, ipRowsQuery, licenseRowsQuery, type LicenseRow } from '../licenses/licenses.repository.js';
+import { assembleLicenses, withoutHistory, type LicenseWithoutHistory } from '../licenses/licenses.service.js';
+import { SELF_RELEASE_WINDOW_MS } from '../licenses/slot-settings.js';
 import { ATTEMPTS_PER_INSERT, type IdleBinding, type LicenseLimits, type SlotKind, type SlotUsage } from './validation.types.js';
 
 export type Kind = SlotKind;
