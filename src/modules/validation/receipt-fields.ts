@@ -15,7 +15,7 @@ export interface ReceiptPolicyFields {
 }
 
 /** An unknown license (no outcome) gets the neutral values and no reason. */
-export function receiptPolicyFields(outcome: ValidationOutcome | undefined): ReceiptPolicyFields {
+export function receiptPolicyFields(outcome: ValidationOutcome | null): ReceiptPolicyFields {
   if (!outcome) return { expiresAtEpochMillis: null, graceEndsAtEpochMillis: null, features: {}, slotTimeoutMinutes: null };
   const fields: ReceiptPolicyFields = {
     expiresAtEpochMillis: outcome.expiresAtEpochMillis,

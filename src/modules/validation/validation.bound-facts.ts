@@ -1,24 +1,23 @@
-// What this instance last saw of a bound, valid validation: the license's version, product
-// and expiry for one license + IP + HWID whose IP and HWID were both bound. The next such
-// request is decided from these facts and recorded by one statement that inserts its
-// attempt only if they still hold (same version, both values still bound), checked in
-// the statement's own snapshot: one round trip instead of a read and an insert. Every
-// change of the license row bumps its version (PUT, revoke, reinstate) and a delete removes
-// it; a released binding fails the binding check. So a change committed on any instance
-// before the request arrives is seen by it, as with a read (DECISIONS.md). License policies:
-// only a plain VALID decision is remembered (never grace, a pending clock or a revocation,
-// all of which take the full path); starting a clock bumps the version. The product's
-// features and reveal setting apply live, so the recording statement reads them back.
+// What this instance last saw of a bound, valid validation: the license's row (with its
+// version) and its slot counts, for one license + IP + HWID whose IP and HWID were both
+// bound. The next such request is decided from this row by decideValidation, like any other,
+// and when the decision is VALID and writes nothing it is recorded by one statement that
+// inserts its attempt only if the row still holds (same version, both values still bound),
+// checked in the statement's own snapshot: one round trip instead of a read and an insert.
+// Every change of the license row bumps its version (PUT, revoke, reinstate, a started
+// clock) and a delete removes it; a released binding fails the binding check. So a change
+// committed on any instance before the request arrives is seen by it, as with a read
+// (DECISIONS.md). The product's features and reveal setting apply live, so the recording
+// statement reads them back.
+import type { LicenseLimits } from './validation.facts.js';
 import type { ValidationRequest } from './validation.types.js';
 
 export interface BoundFacts {
   version: number;
-  productId: string;
-  expiresAt: number | null;
-  /** The license's own settings a receipt or answer repeats (versioned with the row; the product's come with the insert). */
-  slotTimeoutMinutes: number | null;
-  features: string | null;
-  revealReasons: number | null;
+  /** The license's row as read (its product's live settings are replaced by the recording statement's). */
+  license: LicenseLimits;
+  ipsUsed: number;
+  hwidsUsed: number;
   /** When this instance last knew the IP / HWID seen (for the once-a-second last-seen refresh). */
   ipSeen: number;
   hwidSeen: number;
@@ -48,8 +47,3 @@ export class BoundFactsCache {
     this.entries.delete(boundKey(req));
   }
 }
-
-/** Whether the facts decide the request as valid now: the same product, not expired. */
-export const decidesValid = (facts: BoundFacts, req: ValidationRequest, now: number): boolean =>
-  req.blocked !== true &&
-  facts.productId === req.productId && (facts.expiresAt === null || now < facts.expiresAt);

@@ -73,17 +73,33 @@ const admits = (slot: SlotState): boolean => shortfall(slot) <= slot.idle;
 export const inGrace = (facts: Pick<ValidationFacts, 'now' | 'revoked' | 'graceEndsAtEpochMillis'>): boolean =>
   !facts.revoked && facts.graceEndsAtEpochMillis != null && facts.now < facts.graceEndsAtEpochMillis;
 
+/** One step of the rule: a decision that ends the evaluation, or undefined to go on. */
+export type ValidationCheck = (facts: ValidationFacts) => Decision | undefined;
+
+const blocked: ValidationCheck = (facts) => (facts.blocked ? rejected('BLOCKED') : undefined);
+const sameProduct: ValidationCheck = (facts) => (facts.licenseProductId !== facts.requestedProductId ? rejected('PRODUCT_MISMATCH') : undefined);
+const notRevoked: ValidationCheck = (facts) => (facts.revoked ? rejected('REVOKED') : undefined);
+const notExpired: ValidationCheck = (facts) => {
+  if (facts.expiresAtEpochMillis === null || facts.now < facts.expiresAtEpochMillis) return undefined;
+  // In grace only what is bound already passes; a new value is refused as expired, and nothing is freed for it.
+  if (inGrace(facts) && facts.ip.bound && facts.hwid.bound) return { ...rejected('GRACE'), valid: true };
+  return rejected('EXPIRED');
+};
+const ipSlot: ValidationCheck = (facts) => (admits(facts.ip) ? undefined : rejected('IP_LIMIT_REACHED'));
+const hwidSlot: ValidationCheck = (facts) => (admits(facts.hwid) ? undefined : rejected('HWID_LIMIT_REACHED'));
+
+/**
+ * The checks in order, the first decision ending the evaluation (keygen-api's chain of early
+ * returns). Every engine and fast path decides through decideValidation, so a check added
+ * here applies everywhere (validation.decision.test.ts adds one and watches each path obey).
+ */
+export const VALIDATION_CHECKS: ValidationCheck[] = [blocked, sameProduct, notRevoked, notExpired, ipSlot, hwidSlot];
+
 export function decideValidation(facts: ValidationFacts): Decision {
-  if (facts.blocked) return rejected('BLOCKED');
-  if (facts.licenseProductId !== facts.requestedProductId) return rejected('PRODUCT_MISMATCH');
-  if (facts.revoked) return rejected('REVOKED');
-  if (facts.expiresAtEpochMillis !== null && facts.now >= facts.expiresAtEpochMillis) {
-    // In grace only what is bound already passes; a new value is refused as expired, and nothing is freed for it.
-    if (inGrace(facts) && facts.ip.bound && facts.hwid.bound) return { ...rejected('GRACE'), valid: true };
-    return rejected('EXPIRED');
+  for (const check of VALIDATION_CHECKS) {
+    const decision = check(facts);
+    if (decision) return decision;
   }
-  if (!admits(facts.ip)) return rejected('IP_LIMIT_REACHED');
-  if (!admits(facts.hwid)) return rejected('HWID_LIMIT_REACHED');
   const decision: Decision = {
     valid: true,
     reason: 'VALID',
@@ -95,3 +111,7 @@ export function decideValidation(facts: ValidationFacts): Decision {
   if (facts.clockPending) decision.startClock = true;
   return decision;
 }
+
+/** A valid decision that writes nothing to the license (binds, frees and starts nothing): what a fast path may record alone. */
+export const writesNothing = (decision: Decision): boolean =>
+  decision.reason === 'VALID' && !decision.bindIp && !decision.bindHwid && decision.releaseIps === 0 && decision.releaseHwids === 0 && !decision.startClock;

@@ -26,10 +26,11 @@ import type { OutboundEvent } from '../webhooks/events.js';
 import { enqueue, enqueueManyPostgres } from '../webhooks/outbox.repository.js';
 import type { EventGate } from '../webhooks/subscriptions.js';
 import { SLOT_BIND_EVENT_TYPE, slotBindEvent, validationEvent, validationEventType } from '../webhooks/validation-events.js';
-import { BoundFactsCache, boundKey, decidesValid } from './validation.bound-facts.js';
+import { BoundFactsCache, boundKey } from './validation.bound-facts.js';
 import { getLicenseWithoutHistory } from '../licenses/licenses.service.js';
 import { EXPIRY_START_ACTOR, expiryStartAudit } from '../licenses/expiry-clock.js';
-import { decideValidation, shortfall, type Decision } from './validation.decision.js';
+import { decideValidation, shortfall, writesNothing, type Decision } from './validation.decision.js';
+import { outcomeOf, startedExpiry, validationFacts, type LicenseLimits } from './validation.facts.js';
 import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
 import {
@@ -39,13 +40,11 @@ import {
   inactiveReleaseAudit,
   isStale,
   mustLookForIdle,
-  outcomeOf,
-  startedExpiry,
-  validationFacts,
-  type LicenseLimits,
+  unknownLicense,
   type SlotKind,
   type SlotSeen,
   type ValidationRequest,
+  type ValidationResult,
   type Validator,
 } from './validation.types.js';
 
@@ -97,9 +96,10 @@ async function recordIfStillBound(db: Db, batch: Pending<repo.GuardedAttempt, re
   }
 }
 
-/** A decision made without the lock, and the bound values whose last-seen time it must refresh. */
+/** A decision made without the lock, its answer, and the bound values whose last-seen time it must refresh. */
 interface LockFreeDecision {
   decision: Decision;
+  result: ValidationResult;
   touch: { kind: SlotKind; value: string }[];
 }
 
@@ -135,34 +135,29 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
   });
 
   /**
-   * Decides the request from what this instance saw of it last and records it in one round
-   * trip. false: nothing remembered, the facts decide otherwise now, or they changed (the
-   * caller takes the full path). Not while validation events are wanted (their path queues them).
+   * Decides the request from the row this instance saw of it last, and when that decision is
+   * VALID and writes nothing, records it in one round trip. null: nothing remembered, the
+   * decision is another one, or the row changed (the caller takes the full path). Not while
+   * validation events are wanted (their path queues them).
    */
-  const recordFromBoundFacts = async (req: ValidationRequest, now: number): Promise<boolean> => {
-    const facts = boundFacts.get(req);
-    if (!facts || !decidesValid(facts, req, now) || events.wants(validationEventType(true))) return false;
-    const recorded = await guarded.submit({ licenseId: req.licenseId, ip: req.ip, hwid: req.hwid, version: facts.version, timestamp: now });
+  const recordFromBoundFacts = async (req: ValidationRequest, now: number): Promise<ValidationResult | null> => {
+    const seen = boundFacts.get(req);
+    if (!seen || events.wants(validationEventType(true))) return null;
+    const facts = validationFacts(req, now, seen.license, { bound: true, used: seen.ipsUsed }, { bound: true, used: seen.hwidsUsed });
+    const decision = decideValidation(facts);
+    if (!writesNothing(decision)) return null;
+    const recorded = await guarded.submit({ licenseId: req.licenseId, ip: req.ip, hwid: req.hwid, version: seen.version, timestamp: now });
     if (!recorded) {
       boundFacts.forget(req);
-      return false;
+      return null;
     }
-    req.outcome = {
-      reason: 'VALID',
-      expiresAtEpochMillis: facts.expiresAt,
-      graceEndsAtEpochMillis: null,
-      slotTimeoutMinutes: facts.slotTimeoutMinutes,
-      revealReasons: (facts.revealReasons ?? recorded.product_reveal_reasons) === 1,
-      licenseFeatures: facts.features,
-      productFeatures: recorded.product_features,
-    };
+    const license = { ...seen.license, product_features: recorded.product_features, product_reveal_reasons: recorded.product_reveal_reasons };
     reportValidation('VALID', true);
-    req.licenseProductId = facts.productId;
     const touch: Promise<unknown>[] = [];
-    if (isStale(facts.ipSeen, now)) touch.push(repo.touch(db, 'ip', req.licenseId, req.ip, (facts.ipSeen = now)));
-    if (isStale(facts.hwidSeen, now)) touch.push(repo.touch(db, 'hwid', req.licenseId, req.hwid, (facts.hwidSeen = now)));
+    if (isStale(seen.ipSeen, now)) touch.push(repo.touch(db, 'ip', req.licenseId, req.ip, (seen.ipSeen = now)));
+    if (isStale(seen.hwidSeen, now)) touch.push(repo.touch(db, 'hwid', req.licenseId, req.hwid, (seen.hwidSeen = now)));
     await Promise.all(touch);
-    return true;
+    return { valid: true, decidedAtEpochMillis: now, outcome: outcomeOf(license, facts, decision, facts.expiresAtEpochMillis) };
   };
 
   const validationEventOf = (req: ValidationRequest, now: number, decision: Decision) =>
@@ -184,25 +179,23 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     const decision = decideValidation(facts);
     // Binding and starting a clock are writes to the license: both are decided again under its lock.
     if (decision.bindIp || decision.bindHwid || decision.startClock) return 'may bind';
-    req.outcome = outcomeOf(seen, facts, decision, facts.expiresAtEpochMillis);
+    const result = { valid: decision.valid, decidedAtEpochMillis: now, outcome: outcomeOf(seen, facts, decision, facts.expiresAtEpochMillis) };
     const touch: LockFreeDecision['touch'] = [];
     if (decision.valid) {
       const ipStale = isStale(seen.ip_last_seen!, now);
       const hwidStale = isStale(seen.hwid_last_seen!, now);
       if (ipStale) touch.push({ kind: 'ip', value: req.ip });
       if (hwidStale) touch.push({ kind: 'hwid', value: req.hwid });
-      if (decision.reason === 'VALID') boundFacts.remember(req, {
+      if (writesNothing(decision)) boundFacts.remember(req, {
         version: Number(seen.version),
-        productId: seen.product_id,
-        expiresAt: seen.expires_at === null ? null : Number(seen.expires_at),
-        slotTimeoutMinutes: seen.slot_timeout_minutes,
-        features: seen.features,
-        revealReasons: seen.reveal_reasons,
+        license: seen,
+        ipsUsed: Number(seen.ips_used),
+        hwidsUsed: Number(seen.hwids_used),
         ipSeen: ipStale ? now : Number(seen.ip_last_seen),
         hwidSeen: hwidStale ? now : Number(seen.hwid_last_seen),
       });
     }
-    return { decision, touch };
+    return { decision, result, touch };
   };
 
   // One locking transaction per license at a time from this instance: the others wait in
@@ -213,10 +206,9 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
   const validateLocked = (req: ValidationRequest) => lockQueue.run(req.licenseId, () => validateLockedNow(req));
   const validateLockedNow = (req: ValidationRequest) =>
     db.transaction().execute(async (trx) => {
-      const license = await repo.lockLicense(trx, req.licenseId);
-      if (!license) return { valid: false, released: 0 }; // deleted meanwhile: nothing to record
       const now = Date.now();
-      req.decidedAtEpochMillis = now;
+      const license = await repo.lockLicense(trx, req.licenseId);
+      if (!license) return { result: unknownLicense(now), released: 0 }; // deleted meanwhile: nothing to record
       const ip = await lookLocked(trx, 'ip', req, license, now);
       const hwid = await lookLocked(trx, 'hwid', req, license, now);
       const facts = validationFacts(req, now, license, ip, hwid);
@@ -246,27 +238,26 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       await repo.insertAttempts(trx, [attemptOf(req, now, decision)]);
       const event = validationEventOf(req, now, decision);
       if (event) await enqueue(trx, event);
-      req.outcome = outcomeOf(license, facts, decision, expiresAt);
-      return { valid: decision.valid, released };
+      return { result: { valid: decision.valid, decidedAtEpochMillis: now, outcome: outcomeOf(license, facts, decision, expiresAt) }, released };
     });
 
-  const validate = async (req: ValidationRequest): Promise<boolean> => {
+  const validate = async (req: ValidationRequest): Promise<ValidationResult> => {
     const now = Date.now();
-    req.decidedAtEpochMillis = now;
-    if (await recordFromBoundFacts(req, now)) {
+    const fast = await recordFromBoundFacts(req, now);
+    if (fast) {
       if (pruning.due(req.licenseId)) prune(req.licenseId);
-      return true;
+      return fast;
     }
     const decided = await decideWithoutLock(req, now);
     if (decided === null) {
       reportValidation('UNKNOWN_LICENSE', false);
-      return false; // unknown license: nothing to record
+      return unknownLicense(now); // nothing to record
     }
-    let valid: boolean;
+    let result: ValidationResult;
     if (decided === 'may bind') {
-      const outcome = await validateLocked(req);
-      reportSlotRelease('inactive', outcome.released);
-      valid = outcome.valid;
+      const locked = await validateLocked(req);
+      reportSlotRelease('inactive', locked.released);
+      result = locked.result;
     } else {
       const { decision, touch } = decided;
       try {
@@ -275,13 +266,13 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
           ...touch.map((t) => repo.touch(db, t.kind, req.licenseId, t.value, now)),
         ]);
       } catch (err) {
-        if (isForeignKeyViolation(err)) return false; // the license was deleted meanwhile
+        if (isForeignKeyViolation(err)) return unknownLicense(now); // the license was deleted meanwhile
         throw err;
       }
-      valid = decision.valid;
+      result = decided.result;
     }
     if (pruning.due(req.licenseId)) prune(req.licenseId);
-    return valid;
+    return result;
   };
 
   // History pruning runs beside the answers, not before them: a request that happens to

@@ -7,7 +7,8 @@ import type { Db } from '../../db/database.js';
 import { executePrepared } from '../../db/prepared-statements.js';
 import { sql } from 'kysely';
 import type { AuditEntriesTable, NewValidationAttempt } from '../../db/schema.js';
-import type { IdleBinding, LicenseLimits, SlotKind } from './validation.types.js';
+import type { LicenseLimits } from './validation.facts.js';
+import type { IdleBinding, SlotKind } from './validation.types.js';
 
 const TABLES = {
   ip: { table: 'license_ips', column: 'ip' },

@@ -6,7 +6,6 @@ import { ReleaseBodySchema, ReleaseResultSchema, ValidateBodySchema, ValidateRes
 import { RELEASE_NOT_ENABLED, RELEASE_NOT_FOUND, selfRelease } from './self-release.service.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { createValidator } from './validation.service.js';
-import type { ValidationRequest } from './validation.types.js';
 import { signCompact } from '../signing/jws.js';
 import { pinnedKids } from '../signing/key-ring.js';
 import { receiptPolicyFields } from './receipt-fields.js';
@@ -62,13 +61,11 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ip = clientIp(request);
       // The blocklist first (from memory): a block is recorded as the attempt's reason BLOCKED.
       const blocked = app.blocklist.check({ ip, hwid, licenseId, productId });
-      const decision: ValidationRequest = { licenseId, productId, hwid, ip, blocked };
-      const valid = await validator.validate(decision);
-      await app.sharing.observe(decision);
-      const { outcome } = decision;
+      const { valid, decidedAtEpochMillis, outcome } = await validator.validate({ licenseId, productId, hwid, ip, blocked });
+      if (outcome) await app.sharing.observe({ licenseId, ip, hwid, licenseProductId: outcome.licenseProductId });
       if (nonce !== undefined) {
-        const timestampEpochMillis = decision.decidedAtEpochMillis ?? Date.now(); // the time the recorded attempt carries
-        const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis, ...receiptPolicyFields(outcome) };
+        // The time the recorded attempt carries.
+        const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis: decidedAtEpochMillis, ...receiptPolicyFields(outcome) };
         const key = await app.signingKeys.forClient(pinnedKids(request.headers['receipt-key-ids']));
         reply.header(RECEIPT_HEADER, signCompact(key, 'validation-receipt', payload));
         app.signingKeys.signed(key);

@@ -13,20 +13,19 @@ import { decideValidation, shortfall } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import { EXPIRY_START_ACTOR, expiryStartAudit } from '../licenses/expiry-clock.js';
 import { prepareValidationStatements, type Kind, type ValidationStatements } from './validation.sqlite-statements.js';
+import { outcomeOf, startedExpiry, validationFacts, type LicenseLimits } from './validation.facts.js';
 import {
   attemptRow,
   idleBefore,
   inactiveReleaseAudit,
   isStale,
   mustLookForIdle,
-  outcomeOf,
-  startedExpiry,
-  validationFacts,
+  unknownLicense,
   type IdleBinding,
-  type LicenseLimits,
   type SlotSeen,
   type SlotUsage,
   type ValidationRequest,
+  type ValidationResult,
 } from './validation.types.js';
 
 /** What one request saw of one kind of slot, with the idle bindings that may make room. */
@@ -134,11 +133,16 @@ function releaseIdle(view: BatchView, slot: SlotView, kind: Kind, req: Validatio
   }
 }
 
-/** Applies one validation inside the open transaction; returns its attempt, or null for an unknown license. */
-function applyValidation(view: BatchView, req: ValidationRequest, now: number): NewValidationAttempt | null {
-  req.decidedAtEpochMillis = now;
+/** One applied validation: its answer, and the attempt to record (none for an unknown license). */
+interface Applied {
+  result: ValidationResult;
+  attempt: NewValidationAttempt | null;
+}
+
+/** Applies one validation inside the open transaction. */
+function applyValidation(view: BatchView, req: ValidationRequest, now: number): Applied {
   const license = view.license(req.licenseId);
-  if (!license) return null;
+  if (!license) return { result: unknownLicense(now), attempt: null };
   const { limits } = license;
   const ip = license.ip.look(req.ip, limits.max_ips, limits, now);
   const hwid = license.hwid.look(req.hwid, limits.max_hwids, limits, now);
@@ -165,12 +169,12 @@ function applyValidation(view: BatchView, req: ValidationRequest, now: number): 
     view.stmts.audit(auditRow(EXPIRY_START_ACTOR, 'licenses.expiry.start', audit, now), view.events);
   }
   if (view.events.wants(validationEventType(decision.valid))) view.stmts.event(validationEvent(req, now, decision));
-  req.outcome = outcomeOf(limits, facts, decision, expiresAt);
-  return attemptRow(req, now, decision);
+  const result = { valid: decision.valid, decidedAtEpochMillis: now, outcome: outcomeOf(limits, facts, decision, expiresAt) };
+  return { result, attempt: attemptRow(req, now, decision) };
 }
 
-/** valid/invalid per request, or the Error that request failed with. */
-export type BatchOutcome = boolean | Error;
+/** The answer per request, or the Error that request failed with. */
+export type BatchOutcome = ValidationResult | Error;
 
 /**
  * Returns a function that applies a batch and commits it. If the batch fails, nothing of
@@ -184,14 +188,14 @@ export function createBatchProcessor(db: Db, sqlite: SqliteDatabase.Database, hi
   /** The last batch's reasons (null: unknown license) and releases, reported only once it has committed. */
   let reasons: (string | null)[] = [];
   let released = 0;
-  const commit = (requests: ValidationRequest[]): boolean[] => {
+  const commit = (requests: ValidationRequest[]): ValidationResult[] => {
     const results = applyAll.immediate(requests);
-    reasons.forEach((reason, i) => reportValidation(reason ?? 'UNKNOWN_LICENSE', results[i]!));
+    reasons.forEach((reason, i) => reportValidation(reason ?? 'UNKNOWN_LICENSE', results[i]!.valid));
     reportSlotRelease('inactive', released);
     return results;
   };
 
-  const applyAll = sqlite.transaction((requests: ValidationRequest[]): boolean[] => {
+  const applyAll = sqlite.transaction((requests: ValidationRequest[]): ValidationResult[] => {
     const view = new BatchView(stmts, events);
     released = 0;
     const now = Date.now(); // the batch is one moment: it commits as one
@@ -199,12 +203,13 @@ export function createBatchProcessor(db: Db, sqlite: SqliteDatabase.Database, hi
     const recorded = new Map<string, number>();
     reasons = [];
     const results = requests.map((req) => {
-      const attempt = applyValidation(view, req, now);
+      const { result, attempt } = applyValidation(view, req, now);
       reasons.push(attempt?.reason ?? null);
-      if (!attempt) return false;
-      attempts.push(attempt);
-      recorded.set(req.licenseId, (recorded.get(req.licenseId) ?? 0) + 1);
-      return attempt.successful === 1;
+      if (attempt) {
+        attempts.push(attempt);
+        recorded.set(req.licenseId, (recorded.get(req.licenseId) ?? 0) + 1);
+      }
+      return result;
     });
     stmts.recordAttempts(attempts);
     for (const [licenseId, added] of recorded) if (pruning.due(licenseId, added)) stmts.prune(licenseId, historyMax);

@@ -14,7 +14,8 @@ import { deleteAttemptsOlderThan, oldestKeptAttempt } from './validation.reposit
 import { hwidRowsQuery, ipRowsQuery, licenseRowsQuery, type LicenseRow } from '../licenses/licenses.repository.js';
 import { assembleLicenses, withoutHistory, type LicenseWithoutHistory } from '../licenses/licenses.service.js';
 import { SELF_RELEASE_WINDOW_MS } from '../licenses/slot-settings.js';
-import { ATTEMPTS_PER_INSERT, type IdleBinding, type LicenseLimits, type SlotKind, type SlotUsage } from './validation.types.js';
+import type { LicenseLimits } from './validation.facts.js';
+import { ATTEMPTS_PER_INSERT, type IdleBinding, type SlotKind, type SlotUsage } from './validation.types.js';
 
 export type Kind = SlotKind;
 

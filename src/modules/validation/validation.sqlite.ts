@@ -6,18 +6,18 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../../db/database.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { createBatchProcessor } from './validation.sqlite-batch.js';
-import type { ValidationRequest, Validator } from './validation.types.js';
+import type { ValidationRequest, ValidationResult, Validator } from './validation.types.js';
 import type { EventGate } from '../webhooks/subscriptions.js';
 
 export function createSqliteValidator(db: Db, sqlite: SqliteDatabase.Database, historyMax: number, events: EventGate): Validator {
   const processBatch = createBatchProcessor(db, sqlite, historyMax, events);
-  const runBatch = async (batch: Pending<ValidationRequest, boolean>[]): Promise<void> => {
+  const runBatch = async (batch: Pending<ValidationRequest, ValidationResult>[]): Promise<void> => {
     const outcomes = await db.connection().execute(async () => processBatch(batch.map((p) => p.item)));
     outcomes.forEach((outcome, i) => {
       if (outcome instanceof Error) batch[i]!.reject(outcome);
       else batch[i]!.resolve(outcome);
     });
   };
-  const group = new GroupCommit<ValidationRequest, boolean>(runBatch);
+  const group = new GroupCommit<ValidationRequest, ValidationResult>(runBatch);
   return { validate: (req) => group.submit(req), close: () => group.drain() };
 }
