@@ -460,7 +460,7 @@ export type paths = {
         };
         /**
          * List audit entries, newest first
-         * @description `limit`/`offset` page the log; `name` (repeatable), `namePrefix`, `actor`, `since` and `until` filter it, all combined. `X-Total-Count` says how many entries match the filters in all.
+         * @description `limit`/`offset` page the log; `name` (repeatable), `namePrefix`, `actor`, `since` and `until` filter it, all combined. `X-Total-Count` says how many entries match the filters in all. `data` shows no more than the caller may read directly: without `licenses:read` license keys are cut to their first 5 characters (`ABCDE…`), without `customers:read` a customer record is reduced to its id and a buyer's marketplace user id is left out; the token of a Discord webhook URL is shown to no one.
          *
          *     Requires permission `actions:read`
          */
@@ -1647,7 +1647,7 @@ export type components = {
             performedBy: string;
             /** @description When the action happened */
             timestampEpochMillis: number;
-            /** @description JSON snapshot of the affected entity, as a string */
+            /** @description JSON snapshot of the affected entity, as a string, showing no more than the caller may read directly */
             data: string;
         };
         Customer: {
