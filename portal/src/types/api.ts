@@ -1096,7 +1096,9 @@ export type paths = {
         };
         /**
          * List webhook endpoints
-         * @description Requires permission `webhooks:read`
+         * @description Without `webhooks:write`, the token of a Discord webhook URL is shown as `…`.
+         *
+         *     Requires permission `webhooks:read`
          */
         get: operations["getWebhookEndpoints"];
         put?: never;
@@ -1144,7 +1146,9 @@ export type paths = {
         };
         /**
          * Get a webhook endpoint
-         * @description Requires permission `webhooks:read`
+         * @description Without `webhooks:write`, the token of a Discord webhook URL is shown as `…`.
+         *
+         *     Requires permission `webhooks:read`
          */
         get: operations["getWebhookEndpointsById"];
         /**

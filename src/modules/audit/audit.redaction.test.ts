@@ -120,4 +120,16 @@ describe.each(DIALECTS)('GET /actions by what the reader may read (%s)', (dialec
       expect(urls).toEqual(Array(3).fill('https://discord.com/api/webhooks/123456789/…'));
     }
   });
+
+  it('shows the Discord token of an endpoint to those who may change it, not to those who may only read it', async () => {
+    const reader = await staffWith(t, ['webhooks:read']);
+    const writer = await staffWith(t, ['webhooks:read', 'webhooks:write']);
+    const list = await t.req('GET', '/webhook-endpoints', { token: reader.token });
+    expect(list.status).toBe(200);
+    expect(list.text).not.toContain(DISCORD_TOKEN.slice(4));
+    const [endpoint] = list.json;
+    expect(endpoint.url).toBe('https://discord.com/api/webhooks/123456789/…');
+    expect((await t.req('GET', `/webhook-endpoints/${endpoint.id}`, { token: reader.token })).json.url).toBe(endpoint.url);
+    expect((await t.req('GET', `/webhook-endpoints/${endpoint.id}`, { token: writer.token })).json.url).toContain(DISCORD_TOKEN);
+  });
 });
