@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, createOrder, createProduct, newLicense, staffWith, uniq, type StaffAccount } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { eventOfAudit } from '../webhooks/events.js';
 import { redactAuditData, withoutDiscordTokens } from './audit.redaction.js';
 
 type Entry = { name: string; data: string };
@@ -24,6 +25,13 @@ describe('audit data redaction (unit)', () => {
     expect(withoutDiscordTokens(`{"url":"${url}"}`)).toBe('{"url":"https://discord.com/api/webhooks/123456789/…"}');
     expect(withoutDiscordTokens(`see https://canary.discordapp.com/api/v10/webhooks/1/${DISCORD_TOKEN}/slack?wait=true`))
       .toBe('see https://canary.discordapp.com/api/v10/webhooks/1/…?wait=true');
+  });
+
+  it('leaves the token out of the outbound event of an audited change too', () => {
+    const data = JSON.stringify({ url: `https://discord.com/api/webhooks/1/${DISCORD_TOKEN}` });
+    const event = eventOfAudit({ id: 'e1', name: 'webhookEndpoint.create', performed_by: 'root', timestamp: 0, data });
+    expect(event.body).not.toContain(DISCORD_TOKEN);
+    expect(JSON.parse(event.body).data.url).toBe('https://discord.com/api/webhooks/1/…');
   });
 
   it('keeps data that is not JSON readable, with keys still cut', () => {
