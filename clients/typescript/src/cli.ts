@@ -16,10 +16,10 @@ const USAGE = `usage:
   license-client machine-id --file FILE
   license-client --help
 
-A valid answer prints VALID, VALID GRACE <grace end> or VALID_OFFLINE, then the license's
-expiry ("expires <ISO-8601>", "expires never", or "expires unknown" from an older service)
-and its features as JSON ("features {...}"): exit 0. A refusal prints INVALID <why>: exit 1.
-Usage errors exit 2.`;
+validate and verify-file: a valid answer prints VALID, VALID GRACE <grace end> or VALID_OFFLINE,
+then "expires <ISO-8601>" ("expires never"; "expires unknown" from an older service) and
+"features {...}" (JSON): exit 0. A refusal prints INVALID <why> (e.g. INVALID REJECTED,
+INVALID BLOCKED): exit 1. Usage errors exit 2.`;
 
 class UsageError extends Error {}
 

@@ -22,10 +22,10 @@ public final class Main {
               java -jar license-client.jar machine-id --file FILE
               java -jar license-client.jar --help
 
-            A valid answer prints VALID, VALID GRACE <grace end> or VALID_OFFLINE, then the license's
-            expiry ("expires <ISO-8601>", "expires never", or "expires unknown" from an older service)
-            and its features as JSON ("features {...}"): exit 0. A refusal prints INVALID <why>: exit 1.
-            Usage errors exit 2.""";
+            validate and verify-file: a valid answer prints VALID, VALID GRACE <grace end> or VALID_OFFLINE,
+            then "expires <ISO-8601>" ("expires never"; "expires unknown" from an older service) and
+            "features {...}" (JSON): exit 0. A refusal prints INVALID <why> (e.g. INVALID REJECTED,
+            INVALID BLOCKED): exit 1. Usage errors exit 2.""";
 
     private static final class UsageError extends Exception {
         private static final long serialVersionUID = 1L;
