@@ -8,8 +8,8 @@ describe('rateLimitKeyOf', () => {
     expect(rateLimitKeyOf('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
     expect(rateLimitKeyOf('2001:0DB8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
     expect(rateLimitKeyOf('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
-    expect(rateLimitKeyOf('::1')).toBe('::/64');
-    expect(rateLimitKeyOf('fe80::1%eth0')).toBe('fe80::/64');
+    expect(rateLimitKeyOf('::1')).toBe('0:0:0:0::/64');
+    expect(rateLimitKeyOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
   });
 
   it('counts an IPv4-mapped IPv6 address as its IPv4 address, however spelled', () => {
