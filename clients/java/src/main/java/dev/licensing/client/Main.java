@@ -130,7 +130,7 @@ public final class Main {
      * Features as one line of JSON, keys sorted, everything outside printable ASCII escaped (a
      * feature's string value cannot move the cursor or add a line); the TypeScript CLI prints the same.
      */
-    static String featuresJson(Map<String, Object> features) {
+    private static String featuresJson(Map<String, Object> features) {
         StringBuilder out = new StringBuilder("{");
         for (Map.Entry<String, Object> feature : new TreeMap<>(features).entrySet()) {
             if (out.length() > 1) out.append(',');

@@ -62,8 +62,7 @@ public final class SelfRelease {
         if (status == 404) return ReleaseResult.invalid(ReleaseResult.Reason.NOT_FOUND);
         if (status == 403) {
             String message = errorMessage(response.body());
-            return ReleaseResult.refused(message == null ? ReleaseResult.Reason.FORBIDDEN
-                    : FORBIDDEN_REASONS.getOrDefault(message, ReleaseResult.Reason.FORBIDDEN), message);
+            return ReleaseResult.refused(FORBIDDEN_REASONS.getOrDefault(message == null ? "" : message, ReleaseResult.Reason.FORBIDDEN), message);
         }
         if (status == 429) {
             long seconds = response.headers().firstValue("retry-after").map(LicenseClient::parseSeconds).orElse(60L);
