@@ -4,7 +4,7 @@
 // which chooses between them.
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { inGrace, type Decision, type ValidationFacts, type ValidationReason } from './validation.decision.js';
-import { DAY_MS } from './policy-settings.js';
+import { DAY_MS, revealsReasons } from './policy-settings.js';
 
 export interface ValidationRequest {
   licenseId: string;
@@ -77,8 +77,13 @@ export const startedExpiry = (license: Pick<LicenseLimits, 'valid_for_days'>, no
 export const graceEnd = (license: Pick<LicenseLimits, 'expires_at' | 'grace_days'>): number | null =>
   license.expires_at === null || license.grace_days === null ? null : Number(license.expires_at) + license.grace_days * DAY_MS;
 
-/** What the answer to a known license says besides `valid`; `expiresAt` is the expiry after the validation. */
+/**
+ * What the answer to a known license says besides `valid`; `expiresAt` is the expiry after the
+ * validation. A request naming another product than the license's learns none of the
+ * license's facts (DECISIONS.md "Safe by default"): only the reason, where revealed.
+ */
 export function outcomeOf(license: LicenseLimits, facts: ValidationFacts, decision: Decision, expiresAt: number | null): ValidationOutcome {
+  if (facts.licenseProductId !== facts.requestedProductId) return otherProductOutcome(license, decision);
   const expired = facts.expiresAtEpochMillis !== null && facts.now >= facts.expiresAtEpochMillis;
   return {
     reason: decision.reason,
@@ -86,11 +91,22 @@ export function outcomeOf(license: LicenseLimits, facts: ValidationFacts, decisi
     // The license is in its grace days (whether or not this request's values were bound).
     graceEndsAtEpochMillis: expired && inGrace(facts) ? facts.graceEndsAtEpochMillis ?? null : null,
     slotTimeoutMinutes: license.slot_timeout_minutes,
-    revealReasons: (license.reveal_reasons ?? license.product_reveal_reasons ?? 0) === 1,
+    revealReasons: revealsReasons(license.reveal_reasons, license.product_reveal_reasons),
     licenseFeatures: license.features,
     productFeatures: license.product_features,
   };
 }
+
+/** The outcome of a request for another product: the answer and its receipt as for an unknown license, plus the reason where revealed. */
+const otherProductOutcome = (license: LicenseLimits, decision: Decision): ValidationOutcome => ({
+  reason: decision.reason,
+  expiresAtEpochMillis: null,
+  graceEndsAtEpochMillis: null,
+  slotTimeoutMinutes: null,
+  revealReasons: revealsReasons(license.reveal_reasons, license.product_reveal_reasons),
+  licenseFeatures: null,
+  productFeatures: null,
+});
 
 /** How many IPs (or HWIDs) a license has bound. */
 export interface SlotUsage {
