@@ -14,6 +14,7 @@ import { registerPortal } from './http/portal.js';
 import { registerRateLimitStore } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerNulRejection } from './http/reject-nul.js';
+import { registerPatchBodyCheck } from './http/patch-bodies.js';
 import { registerValidation } from './http/validation.js';
 import { FailureLimiter } from './lib/failure-limiter.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -142,6 +143,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ),
   );
   registerNulRejection(app);
+  registerPatchBodyCheck(app);
   await registerOpenApi(app);
   // Before the routes: its onResponse hook times every one of them.
   await registerMetrics(app, storage.pool);

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { NOTHING_TO_CHANGE } from './patch-bodies.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -34,6 +35,8 @@ export function formatValidationError(error: FastifyError): string {
     return `${path ? `${path}.` : ''}${missing} is required`;
   }
   if (!path) {
+    // Only PATCH bodies set minProperties: `{}` is refused as patch-bodies.ts refuses `{"foo":1}`.
+    if (first.keyword === 'minProperties') return NOTHING_TO_CHANGE;
     return first.keyword === 'type' ? `${part} must be a JSON ${(first.params as { type: string }).type}` : `${part} ${first.message}`;
   }
   if (first.keyword === 'enum') {

@@ -1,6 +1,8 @@
 // Counts failures per key in a fixed window (login brute-force protection), in the
 // rate-limit store: in memory per instance, or in Redis so every instance shares it.
-// Like the rate limits, it fails open: a store outage must not lock everyone out.
+// Like the rate limits, it fails open: a store outage must not lock everyone out. A key
+// that is a client IP counts by its budget holder (an IPv6 client by its /64: rate-limit-key.ts).
+import { rateLimitKeyOf } from './rate-limit-key.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 
 export class FailureLimiter {
@@ -14,7 +16,7 @@ export class FailureLimiter {
 
   /** Seconds until `key` may try again, or 0 when it is not blocked. */
   async retryAfterSeconds(key: string): Promise<number> {
-    const window = await Promise.resolve(this.store.peek(`${this.name}:${key}`)).catch((err: unknown) => {
+    const window = await Promise.resolve(this.store.peek(`${this.name}:${rateLimitKeyOf(key)}`)).catch((err: unknown) => {
       this.onStoreError(err);
       return null;
     });
@@ -23,6 +25,6 @@ export class FailureLimiter {
   }
 
   async recordFailure(key: string): Promise<void> {
-    await Promise.resolve(this.store.hit(`${this.name}:${key}`, this.windowMs)).catch(this.onStoreError);
+    await Promise.resolve(this.store.hit(`${this.name}:${rateLimitKeyOf(key)}`, this.windowMs)).catch(this.onStoreError);
   }
 }

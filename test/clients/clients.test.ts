@@ -21,6 +21,10 @@ interface Run {
   code: number;
   stdout: string;
   stderr: string;
+  /** stdout's first line: the result (VALID, INVALID REJECTED, …). */
+  line: string;
+  /** The lines after it: a valid answer's expiry and features. */
+  terms: string[];
 }
 
 const runCli = (command: readonly string[], args: string[]): Promise<Run> => runCliWithEnv(command, args, {});
@@ -28,7 +32,8 @@ const runCli = (command: readonly string[], args: string[]): Promise<Run> => run
 function runCliWithEnv(command: readonly string[], args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
     execFile(command[0]!, [...command.slice(1), ...args], { timeout: 60_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout: stdout.trim(), stderr });
+      const [line = '', ...terms] = stdout.trim().split('\n');
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout: stdout.trim(), stderr, line, terms });
     });
   });
 }
@@ -110,7 +115,7 @@ for (const client of CLIENTS) {
     it('prints VALID for a genuine true answer and caches the receipt', async () => {
       const license = await newLicense(t);
       const cache = cacheFile();
-      expect(await validate(t.baseUrl, license, 'HW-1', cache)).toMatchObject({ code: 0, stdout: 'VALID' });
+      expect(await validate(t.baseUrl, license, 'HW-1', cache)).toMatchObject({ code: 0, line: 'VALID' });
       const cached = JSON.parse(readFileSync(cache, 'utf8')) as { receipt: string };
       expect(cached.receipt.split('.')).toHaveLength(3);
       expect(statSync(cache).mode & 0o777).toBe(0o600); // the owner's only
@@ -144,7 +149,7 @@ for (const client of CLIENTS) {
       });
       try {
         expect(await validate(fake.url, license, 'HW', cacheFile())).toMatchObject({ code: 1, stdout: 'INVALID UNVERIFIED' });
-        expect((await validate(t.baseUrl, license, 'HW', cacheFile())).stdout).toBe('VALID');
+        expect((await validate(t.baseUrl, license, 'HW', cacheFile())).line).toBe('VALID');
       } finally {
         await fake.close();
       }
@@ -153,7 +158,7 @@ for (const client of CLIENTS) {
     it('prints INVALID REJECTED for a genuine false answer and clears the cache', async () => {
       const license = await newLicense(t, { maxHwids: 1 });
       const cache = cacheFile();
-      expect((await validate(t.baseUrl, license, 'HW-A', cache)).stdout).toBe('VALID');
+      expect((await validate(t.baseUrl, license, 'HW-A', cache)).line).toBe('VALID');
       expect(existsSync(cache)).toBe(true);
       expect(await validate(t.baseUrl, license, 'HW-B', cache)).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
       expect(existsSync(cache)).toBe(false);
@@ -216,11 +221,11 @@ for (const client of CLIENTS) {
       const ownKeys = join(dir, `own-jwks-${(n += 1)}.json`);
       writeFileSync(ownKeys, (await own.req('GET', '/.well-known/jwks.json')).text);
       const cache = cacheFile();
-      expect((await validate(own.baseUrl, license, 'HW-O', cache, [], ownKeys)).stdout).toBe('VALID');
+      expect((await validate(own.baseUrl, license, 'HW-O', cache, [], ownKeys)).line).toBe('VALID');
       const url = own.baseUrl;
       await own.close();
 
-      expect(await validate(url, license, 'HW-O', cache, [], ownKeys)).toMatchObject({ code: 0, stdout: 'VALID_OFFLINE' });
+      expect(await validate(url, license, 'HW-O', cache, [], ownKeys)).toMatchObject({ code: 0, line: 'VALID_OFFLINE' });
       expect(await validate(url, license, 'HW-O', cache, ['--grace-hours', '0'], ownKeys)).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
       expect(await validate(url, license, 'HW-OTHER', cache, [], ownKeys)).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
       expect(await validate(url, license, 'HW-O', cacheFile(), [], ownKeys)).toMatchObject({ code: 1, stdout: 'INVALID UNREACHABLE' });
@@ -235,7 +240,7 @@ for (const client of CLIENTS) {
       // The same cache stays usable when the service answers 5xx.
       const failing = await fakeServer((_body, res) => sendJson(res, 503, { error: 'down' }));
       try {
-        expect(await validate(failing.url, license, 'HW-O', cache, [], ownKeys)).toMatchObject({ code: 0, stdout: 'VALID_OFFLINE' });
+        expect(await validate(failing.url, license, 'HW-O', cache, [], ownKeys)).toMatchObject({ code: 0, line: 'VALID_OFFLINE' });
       } finally {
         await failing.close();
       }
@@ -255,8 +260,8 @@ for (const client of CLIENTS) {
         return runCli(client.command, ['verify-file', '--keys', keysFile, '--license-file', file, '--product', product, ...(hwid ? ['--hwid', hwid] : [])]);
       };
       const file = await issue(license.id);
-      expect(await verify(file, license.productId, 'HW-1')).toMatchObject({ code: 0, stdout: 'VALID' });
-      expect(await verify(`${JSON.stringify({ licenseFile: file })}\n`, license.productId)).toMatchObject({ code: 0, stdout: 'VALID' });
+      expect(await verify(file, license.productId, 'HW-1')).toMatchObject({ code: 0, line: 'VALID' });
+      expect(await verify(`${JSON.stringify({ licenseFile: file })}\n`, license.productId)).toMatchObject({ code: 0, line: 'VALID' });
       expect(await verify(file, (await createProduct(t)).id)).toMatchObject({ code: 1, stdout: 'INVALID PRODUCT_MISMATCH' });
       expect(await verify(file, license.productId, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID HWID_NOT_ALLOWED' });
       const tampered = withPayload(file, (p) => (p.maxHwids = 100));
@@ -270,13 +275,13 @@ for (const client of CLIENTS) {
       const license = await newLicense(t, { maxHwids: 1, selfReleaseLimit: 2 });
       const release = (hwid: string, over: Partial<{ id: string; productId: string }> = {}, url = t.baseUrl) =>
         runCli(client.command, ['release', '--url', url, '--license', over.id ?? license.id, '--product', over.productId ?? license.productId, '--hwid', hwid]);
-      expect((await validate(t.baseUrl, license, 'old-host', cacheFile())).stdout).toBe('VALID');
+      expect((await validate(t.baseUrl, license, 'old-host', cacheFile())).line).toBe('VALID');
       expect((await validate(t.baseUrl, license, 'new-host', cacheFile())).stdout).toBe('INVALID REJECTED');
       expect(await release('never-bound')).toMatchObject({ code: 0, stdout: 'NOT_BOUND; 2 self-releases left in the rolling 30 days' });
       expect(await release('old-host')).toMatchObject({ code: 0, stdout: 'RELEASED; 1 self-release left in the rolling 30 days' });
-      expect((await validate(t.baseUrl, license, 'new-host', cacheFile())).stdout).toBe('VALID');
+      expect((await validate(t.baseUrl, license, 'new-host', cacheFile())).line).toBe('VALID');
       expect(await release('new-host')).toMatchObject({ code: 0, stdout: 'RELEASED; 0 self-releases left in the rolling 30 days' });
-      expect((await validate(t.baseUrl, license, 'third-host', cacheFile())).stdout).toBe('VALID');
+      expect((await validate(t.baseUrl, license, 'third-host', cacheFile())).line).toBe('VALID');
       const before = Date.now();
       const limited = await release('third-host');
       expect(limited.code).toBe(1);
@@ -319,11 +324,11 @@ for (const client of CLIENTS) {
         const graceEnd = Date.UTC(2031, 0, 2, 3, 4, 5, 6);
         extra = { expiresAtEpochMillis: Date.now() - 1000, graceEndsAtEpochMillis: graceEnd, features: { pro: true }, slotTimeoutMinutes: 30, reason: 'GRACE' };
         const cache = cacheFile();
-        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, stdout: 'VALID GRACE 2031-01-02T03:04:05.006Z' });
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, line: 'VALID GRACE 2031-01-02T03:04:05.006Z' });
         extra = { expiresAtEpochMillis: null, graceEndsAtEpochMillis: null, features: {}, slotTimeoutMinutes: null, reason: 'VALID' };
-        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, stdout: 'VALID' });
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, line: 'VALID' });
         extra = {};
-        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, stdout: 'VALID' });
+        expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 0, line: 'VALID', terms: ['expires unknown', 'features {}'] });
         valid = false;
         expect(await validate(fake.url, license, 'HW', cache, [], key.keysFile)).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
         extra = { reason: 'HWID_LIMIT_REACHED', features: {} };
@@ -346,10 +351,10 @@ for (const client of CLIENTS) {
       };
       const graceEnd = now + 3 * 86_400_000;
       const grace = { expiresAtEpochMillis: now - 1000, graceEndsAtEpochMillis: graceEnd, features: { pro: true } };
-      expect(await verify(grace, 'HW-1')).toMatchObject({ code: 0, stdout: `VALID GRACE ${new Date(graceEnd).toISOString()}` });
+      expect(await verify(grace, 'HW-1')).toMatchObject({ code: 0, line: `VALID GRACE ${new Date(graceEnd).toISOString()}` });
       expect(await verify(grace, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID HWID_NOT_ALLOWED' });
       expect(await verify({ ...grace, graceEndsAtEpochMillis: now - 1 }, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID EXPIRED' });
-      expect(await verify({ expiresAtEpochMillis: now + 86_400_000, graceEndsAtEpochMillis: null, features: { pro: true } }, 'HW-2')).toMatchObject({ code: 0, stdout: 'VALID' });
+      expect(await verify({ expiresAtEpochMillis: now + 86_400_000, graceEndsAtEpochMillis: null, features: { pro: true } }, 'HW-2')).toMatchObject({ code: 0, line: 'VALID' });
     }, 120_000);
 
     it('machine-id: one id per file, the same on every run and for racing first runs, mode 0600, LICENSE_MACHINE_ID wins', async () => {
@@ -371,6 +376,54 @@ for (const client of CLIENTS) {
       const fresh = (await runCli(client.command, ['machine-id', '--file', file])).stdout;
       expect(fresh).toMatch(/^[0-9a-f-]{36}$/);
       expect(fresh).not.toBe(id);
+    });
+
+    it('--help (also -h, help, and after a command) prints the usage on stdout and exits 0', async () => {
+      for (const args of [['--help'], ['-h'], ['help'], ['validate', '--help'], ['release', '--url', t.baseUrl, '--help']]) {
+        const help = await runCli(client.command, args);
+        expect(help, args.join(' ')).toMatchObject({ code: 0, line: 'usage:' });
+        for (const command of ['validate', 'verify-file', 'release', 'machine-id', '--help']) expect(help.stdout).toContain(` ${command}`);
+        expect(help.stdout).toContain('expires <ISO-8601>');
+      }
+    });
+
+    it('prints the expiry and the features of a valid answer (online, offline and from a license file), none with a refusal', async () => {
+      const expiresAt = Date.UTC(2031, 0, 2, 3, 4, 5, 6);
+      const product = await createProduct(t, { features: { pro: true, seats: 5, tier: 'gold' } });
+      // a string feature with a quote, a backslash, a new line and non-ASCII: one line of ASCII, the same from both CLIs
+      const note = 'say "hi"\\\nto café ✓';
+      const license = await newLicense(t, { productId: product.id, expiresAtEpochMillis: expiresAt, features: { seats: 10, tier: null, note } });
+      const features = 'features {"note":"say \\"hi\\"\\\\\\u000ato caf\\u00e9 \\u2713","pro":true,"seats":10}';
+      const cache = cacheFile();
+      expect(await validate(t.baseUrl, license, 'HW-T', cache)).toMatchObject({ code: 0, line: 'VALID', terms: ['expires 2031-01-02T03:04:05.006Z', features] });
+      expect(await validate('http://127.0.0.1:1', license, 'HW-T', cache)).toMatchObject({ code: 0, line: 'VALID_OFFLINE', terms: ['expires 2031-01-02T03:04:05.006Z', features] });
+      const perpetual = await newLicense(t, { maxHwids: 1 });
+      expect(await validate(t.baseUrl, perpetual, 'HW-1', cacheFile())).toMatchObject({ code: 0, line: 'VALID', terms: ['expires never', 'features {}'] });
+      expect(await validate(t.baseUrl, perpetual, 'HW-2', cacheFile())).toMatchObject({ code: 1, stdout: 'INVALID REJECTED', terms: [] });
+
+      const file = join(dir, `terms-${(n += 1)}.lic`);
+      writeFileSync(file, (await t.admin('POST', `/licenses/${license.id}/license-file`, { body: { validForDays: 10 } })).json.licenseFile as string);
+      const verified = await runCli(client.command, ['verify-file', '--keys', keysFile, '--license-file', file, '--product', license.productId]);
+      expect(verified).toMatchObject({ code: 0, line: 'VALID', terms: ['expires 2031-01-02T03:04:05.006Z', features] });
+    });
+
+    it('release: INVALID BLOCKED for a blocked machine, INVALID FORBIDDEN for a 403 the service does not give', async () => {
+      const license = await newLicense(t, { selfReleaseLimit: 3 });
+      const hwid = `HW-BLOCKED-${(n += 1)}`;
+      expect((await validate(t.baseUrl, license, hwid, cacheFile())).line).toBe('VALID');
+      expect((await t.admin('POST', '/blocklist', { body: { type: 'hwid', value: hwid } })).status).toBe(201);
+      const release = (url: string) => runCli(client.command, ['release', '--url', url, '--license', license.id, '--product', license.productId, '--hwid', hwid]);
+      expect(await release(t.baseUrl)).toMatchObject({ code: 1, stdout: 'INVALID BLOCKED' });
+      expect((await t.admin('GET', `/licenses/${license.id}`)).json.usedHwids).toEqual([hwid]); // nothing released
+      const proxy = await fakeServer((_body, res) => {
+        res.writeHead(403, { 'content-type': 'text/html' });
+        res.end('<html>Forbidden</html>');
+      });
+      try {
+        expect(await release(proxy.url)).toMatchObject({ code: 1, stdout: 'INVALID FORBIDDEN' });
+      } finally {
+        await proxy.close();
+      }
     });
 
     it('exits 2 on usage errors', async () => {
@@ -418,30 +471,30 @@ for (const client of CLIENTS) {
     it('prints INVALID REJECTED <REASON> where the product reveals reasons, and the bare line where it does not', async () => {
       const revealing = await createProduct(t, { revealReasons: true });
       const license = await newLicense(t, { productId: revealing.id, maxHwids: 1 });
-      expect(await validate(license, 'HW-1')).toMatchObject({ code: 0, stdout: 'VALID' });
+      expect(await validate(license, 'HW-1')).toMatchObject({ code: 0, line: 'VALID' });
       expect(await validate(license, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED HWID_LIMIT_REACHED' });
       expect(await validate({ ...license, productId: (await createProduct(t)).id }, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED PRODUCT_MISMATCH' });
       expect((await t.admin('POST', `/licenses/${license.id}/revoke`, { body: { reason: 'refund' } })).status).toBe(200);
       expect(await validate(license, 'HW-1')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED REVOKED' });
       const quiet = await newLicense(t, { maxHwids: 1 });
-      expect((await validate(quiet, 'HW-1')).stdout).toBe('VALID');
+      expect((await validate(quiet, 'HW-1')).line).toBe('VALID');
       expect(await validate(quiet, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
       const hidden = await newLicense(t, { productId: revealing.id, maxHwids: 1, revealReasons: false }); // the license's own setting wins
-      expect((await validate(hidden, 'HW-1')).stdout).toBe('VALID');
+      expect((await validate(hidden, 'HW-1')).line).toBe('VALID');
       expect(await validate(hidden, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
     }, 120_000);
 
     it('prints VALID GRACE <grace end> for a bound machine in grace, INVALID REJECTED EXPIRED for a new one; the license file agrees', async () => {
       const product = await createProduct(t, { revealReasons: true });
       const license = await newLicense(t, { productId: product.id, graceDays: 3, expiresAtEpochMillis: Date.now() + 86_400_000 });
-      expect((await validate(license, 'HW-1')).stdout).toBe('VALID');
+      expect((await validate(license, 'HW-1')).line).toBe('VALID');
       const expiredAt = Date.now() - 60_000;
       expect((await t.admin('PATCH', `/licenses/${license.id}`, { body: { expiresAtEpochMillis: expiredAt } })).status).toBe(200);
       const graceEnd = new Date(expiredAt + 3 * 86_400_000).toISOString();
-      expect(await validate(license, 'HW-1')).toMatchObject({ code: 0, stdout: `VALID GRACE ${graceEnd}` });
+      expect(await validate(license, 'HW-1')).toMatchObject({ code: 0, line: `VALID GRACE ${graceEnd}` });
       expect(await validate(license, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED EXPIRED' });
       const file = await issueFile(license.id);
-      expect(await verifyFile(file, license.productId, 'HW-1')).toMatchObject({ code: 0, stdout: `VALID GRACE ${graceEnd}` });
+      expect(await verifyFile(file, license.productId, 'HW-1')).toMatchObject({ code: 0, line: `VALID GRACE ${graceEnd}` });
       expect(await verifyFile(file, license.productId, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID HWID_NOT_ALLOWED' });
       // Past the grace: expired everywhere.
       expect((await t.admin('PATCH', `/licenses/${license.id}`, { body: { expiresAtEpochMillis: Date.now() - 4 * 86_400_000 } })).status).toBe(200);
@@ -521,23 +574,23 @@ for (const client of CLIENTS) {
         runCli(client.command, ['validate', '--url', t.baseUrl, '--license', license.id, '--product', license.productId, '--hwid', 'HW', '--keys', keys, '--cache', cache, '--grace-hours', grace]);
       const oldCache = join(dir, 'old-cache.json');
       const bothCache = join(dir, 'both-cache.json');
-      expect((await check(oldKeys, oldCache)).stdout).toBe('VALID');
+      expect((await check(oldKeys, oldCache)).line).toBe('VALID');
 
       const next = await t.admin('POST', '/admin/signing-keys');
       const bothKeys = join(dir, 'both.json');
       writeFileSync(bothKeys, (await t.req('GET', '/.well-known/jwks.json')).text); // the release that ships the new set
-      expect((await check(oldKeys, oldCache)).stdout).toBe('VALID');
-      expect((await check(bothKeys, bothCache)).stdout).toBe('VALID');
+      expect((await check(oldKeys, oldCache)).line).toBe('VALID');
+      expect((await check(bothKeys, bothCache)).line).toBe('VALID');
 
       expect((await t.admin('POST', `/admin/signing-keys/${next.json.kid}/activate`)).status).toBe(200);
-      expect((await check(oldKeys, oldCache)).stdout).toBe('VALID');
-      expect((await check(bothKeys, bothCache)).stdout).toBe('VALID');
+      expect((await check(oldKeys, oldCache)).line).toBe('VALID');
+      expect((await check(bothKeys, bothCache)).line).toBe('VALID');
 
       expect((await t.admin('DELETE', `/admin/signing-keys/${oldKid}`)).status).toBe(204);
       expect(await check(oldKeys, join(dir, 'no-cache.json'))).toMatchObject({ code: 1, stdout: 'INVALID UNVERIFIED' });
-      expect(await check(oldKeys, oldCache)).toMatchObject({ code: 0, stdout: 'VALID_OFFLINE' });
+      expect(await check(oldKeys, oldCache)).toMatchObject({ code: 0, line: 'VALID_OFFLINE' });
       expect((await check(oldKeys, oldCache, '0')).stdout).toBe('INVALID UNVERIFIED');
-      expect((await check(bothKeys, bothCache)).stdout).toBe('VALID');
+      expect((await check(bothKeys, bothCache)).line).toBe('VALID');
     });
   });
 }

@@ -7,18 +7,30 @@ import { verifyLicenseFile } from './license-file.js';
 import { machineId } from './machine-id.js';
 import { describeRelease, releaseMachine } from './release.js';
 import type { ValidationResult } from './client.js';
+import type { FeatureValue, LicenseTerms } from './terms.js';
 
 const USAGE = `usage:
   license-client validate --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE --cache FILE [--grace-hours H]
   license-client verify-file --keys JWKS_FILE --license-file FILE --product ID [--hwid HWID]
   license-client release --url URL --license KEY --product ID --hwid HWID
-  license-client machine-id --file FILE`;
+  license-client machine-id --file FILE
+  license-client --help
+
+validate and verify-file: a valid answer prints VALID, VALID GRACE <grace end> or VALID_OFFLINE,
+then "expires <ISO-8601>" ("expires never"; "expires unknown" from an older service) and
+"features {...}" (JSON): exit 0. A refusal prints INVALID <why> (e.g. INVALID REJECTED,
+INVALID BLOCKED): exit 1. Usage errors exit 2.`;
 
 class UsageError extends Error {}
+
+/** `--help` (or `-h`) where a command or an option is expected: print the usage, exit 0. */
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+class HelpRequested extends Error {}
 
 function parseArgs(args: string[], required: string[], optional: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < args.length; i += 2) {
+    if (isHelp(args[i])) throw new HelpRequested();
     const name = args[i]!.replace(/^--/, '');
     if (!args[i]!.startsWith('--') || ![...required, ...optional].includes(name)) throw new UsageError(`unknown argument ${args[i]}`);
     if (args[i + 1] === undefined) throw new UsageError(`${args[i]} needs a value`);
@@ -51,8 +63,30 @@ function validationLine(result: ValidationResult): string {
   return result.status === 'VALID' && grace !== null ? `VALID GRACE ${new Date(grace).toISOString()}` : result.status;
 }
 
+/**
+ * The lines after a valid answer's: its expiry and its features, from the signed payload.
+ * "expires unknown": a receipt from a service that signs no expiry (null there means never).
+ */
+function termsLines(payload: object, terms: LicenseTerms): string[] {
+  const told = Object.hasOwn(payload, 'expiresAtEpochMillis');
+  const expiry = terms.expiresAtEpochMillis;
+  return [`expires ${expiry !== null ? new Date(expiry).toISOString() : told ? 'never' : 'unknown'}`, `features ${featuresJson(terms.features)}`];
+}
+
+/**
+ * Features as one line of JSON, keys sorted, everything outside printable ASCII escaped (a
+ * feature's string value cannot move the cursor or add a line); the Java CLI prints the same.
+ */
+function featuresJson(features: Readonly<Record<string, FeatureValue>>): string {
+  const quote = (text: string) =>
+    `"${text.replace(/["\\]|[^\x20-\x7e]/g, (c) => (c === '"' || c === '\\' ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))}"`;
+  const value = (v: FeatureValue) => (typeof v === 'string' ? quote(v) : String(v));
+  return `{${Object.keys(features).sort().map((code) => `${quote(code)}:${value(features[code]!)}`).join(',')}}`;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (isHelp(command) || command === 'help') throw new HelpRequested();
   if (command === 'validate') {
     const a = parseArgs(rest, ['url', 'license', 'product', 'hwid', 'keys', 'cache'], ['grace-hours']);
     const graceHours = a['grace-hours'] === undefined ? 72 : Number(a['grace-hours']);
@@ -66,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const result = await client.validate({ licenseId: a.license!, productId: a.product!, hwid: a.hwid! });
     console.log(validationLine(result));
+    if (result.status !== 'INVALID') console.log(termsLines(result.receipt, result.terms).join('\n'));
     return result.status === 'INVALID' ? 1 : 0;
   }
   if (command === 'verify-file') {
@@ -80,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const grace = result.valid ? result.inGraceUntilEpochMillis : null;
     console.log(result.valid ? (grace === null ? 'VALID' : `VALID GRACE ${new Date(grace).toISOString()}`) : `INVALID ${result.reason}`);
+    if (result.valid) console.log(termsLines(result.license, result.terms).join('\n'));
     return result.valid ? 0 : 1;
   }
   if (command === 'release') {
@@ -104,6 +140,10 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
+    if (err instanceof HelpRequested) {
+      console.log(USAGE);
+      process.exit(0);
+    }
     if (err instanceof UsageError) {
       console.error(`${err.message}\n${USAGE}`);
       process.exit(2);

@@ -9,7 +9,13 @@ export interface ReleaseRequest {
   ip?: string;
 }
 
-export type ReleaseFailure = 'NOT_FOUND' | 'NOT_ENABLED' | 'RATE_LIMITED' | 'BAD_REQUEST' | 'UNREACHABLE';
+export type ReleaseFailure = 'NOT_FOUND' | 'NOT_ENABLED' | 'BLOCKED' | 'FORBIDDEN' | 'RATE_LIMITED' | 'BAD_REQUEST' | 'UNREACHABLE';
+
+/** The service's two 403 answers (its API reference): which one it is decides the reason. */
+const FORBIDDEN_REASONS = new Map<string, ReleaseFailure>([
+  ['Blocked', 'BLOCKED'],
+  ['Self-service release is not enabled for this license', 'NOT_ENABLED'],
+]);
 
 /**
  * RELEASED: the service freed what was named (NOT_BOUND: it was not bound). The answer is
@@ -19,7 +25,11 @@ export type ReleaseResult =
   | { status: 'RELEASED' | 'NOT_BOUND'; releasedIps: string[]; releasedHwids: string[]; selfReleasesLeft: number }
   | {
       status: 'INVALID';
-      /** NOT_FOUND: unknown key or product; NOT_ENABLED: the vendor has not allowed it; RATE_LIMITED: limit used up (see retryAfterSeconds) */
+      /**
+       * NOT_FOUND: unknown key or product; NOT_ENABLED: the vendor has not allowed it; BLOCKED: the
+       * vendor blocked this machine (its IP or the named hwid); FORBIDDEN: another 403 (see message);
+       * RATE_LIMITED: limit used up (see retryAfterSeconds)
+       */
       reason: ReleaseFailure;
       retryAfterSeconds?: number;
       /** RATE_LIMITED: when the service accepts a release again (from Retry-After). */
@@ -67,7 +77,7 @@ export async function releaseMachine(url: string, request: ReleaseRequest, optio
     ...(message === undefined ? {} : { message }),
   });
   if (response.status === 404) return failed('NOT_FOUND');
-  if (response.status === 403) return failed('NOT_ENABLED');
+  if (response.status === 403) return failed(FORBIDDEN_REASONS.get(message ?? '') ?? 'FORBIDDEN');
   if (response.status === 429) {
     const seconds = retryAfter(response);
     return { ...failed('RATE_LIMITED', seconds), retryAtEpochMillis: Date.now() + seconds * 1000 } as ReleaseResult;

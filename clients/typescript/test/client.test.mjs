@@ -301,3 +301,31 @@ describe('releaseMachine at the limit', () => {
     }
   });
 });
+
+describe('releaseMachine refused (403)', () => {
+  it('reads which refusal the 403 is: BLOCKED, NOT_ENABLED, or FORBIDDEN for one it does not know', async () => {
+    let answer;
+    const server = createServer((req, res) => {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(answer);
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const release = () => releaseMachine(`http://127.0.0.1:${server.address().port}`, { licenseId: 'L', productId: 'P', hwid: 'H' });
+    try {
+      const cases = [
+        [JSON.stringify({ error: 'Blocked' }), 'BLOCKED'],
+        [JSON.stringify({ error: 'Self-service release is not enabled for this license' }), 'NOT_ENABLED'],
+        [JSON.stringify({ error: 'Forbidden by a proxy' }), 'FORBIDDEN'],
+        ['<html>403</html>', 'FORBIDDEN'],
+      ];
+      for (const [body, reason] of cases) {
+        answer = body;
+        const result = await release();
+        assert.equal(result.reason, reason, body);
+        assert.equal(describeRelease(result), `INVALID ${reason}`);
+      }
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -460,7 +460,7 @@ export type paths = {
         };
         /**
          * List audit entries, newest first
-         * @description `limit`/`offset` page the log; `name` (repeatable), `namePrefix`, `actor`, `since` and `until` filter it, all combined. `X-Total-Count` says how many entries match the filters in all.
+         * @description `limit`/`offset` page the log; `name` (repeatable), `namePrefix`, `actor`, `since` and `until` filter it, all combined. `X-Total-Count` says how many entries match the filters in all. `data` shows no more than the caller may read directly: without `licenses:read` license keys are cut to their first 5 characters (`ABCDE…`), without `customers:read` a customer record is reduced to its id and a buyer's marketplace user id is left out; the token of a Discord webhook URL is shown to no one.
          *
          *     Requires permission `actions:read`
          */
@@ -1096,7 +1096,9 @@ export type paths = {
         };
         /**
          * List webhook endpoints
-         * @description Requires permission `webhooks:read`
+         * @description Without `webhooks:write`, the token of a Discord webhook URL is shown as `…`.
+         *
+         *     Requires permission `webhooks:read`
          */
         get: operations["getWebhookEndpoints"];
         put?: never;
@@ -1144,7 +1146,9 @@ export type paths = {
         };
         /**
          * Get a webhook endpoint
-         * @description Requires permission `webhooks:read`
+         * @description Without `webhooks:write`, the token of a Discord webhook URL is shown as `…`.
+         *
+         *     Requires permission `webhooks:read`
          */
         get: operations["getWebhookEndpointsById"];
         /**
@@ -1647,7 +1651,7 @@ export type components = {
             performedBy: string;
             /** @description When the action happened */
             timestampEpochMillis: number;
-            /** @description JSON snapshot of the affected entity, as a string */
+            /** @description JSON snapshot of the affected entity, as a string, showing no more than the caller may read directly */
             data: string;
         };
         Customer: {

@@ -6,7 +6,7 @@ export const AuditEntrySchema = Type.Object(
     name: Type.String({ description: 'Event name, e.g. customers.create', examples: ['customers.create'] }),
     performedBy: Type.String({ description: 'Username of the actor (`marketplace` for the webhook)' }),
     timestampEpochMillis: Type.Number({ description: 'When the action happened' }),
-    data: Type.String({ description: 'JSON snapshot of the affected entity, as a string' }),
+    data: Type.String({ description: 'JSON snapshot of the affected entity, as a string, showing no more than the caller may read directly' }),
   },
 );
 

@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids.js';
 import type { AuditEntriesTable } from '../../db/schema.js';
 import type { CompiledQuery } from 'kysely';
 import type { AuditEntry } from './audit.schemas.js';
+import { redactAuditData, type AuditReader } from './audit.redaction.js';
 import { auditInsertQuery, countAuditEntries, listAuditEntries, listAuditEventNames, type AuditFilter } from './audit.repository.js';
 
 export type { AuditEntry } from './audit.schemas.js';
@@ -48,10 +49,11 @@ export const auditRow = (performedBy: string, name: string, data: unknown, times
   data: JSON.stringify(data),
 });
 
-/** One page of entries, newest first, and how many entries match the filter in all. */
+/** One page of entries, newest first, as `reader` may see them, and how many entries match the filter in all. */
 export async function listAudit(
   db: Db,
   opts: AuditFilter & { limit: number; offset?: number },
+  reader: AuditReader,
 ): Promise<{ records: AuditEntry[]; total: number }> {
   const [rows, total] = await Promise.all([listAuditEntries(db, opts), countAuditEntries(db, opts)]);
   const records = rows.map((r) => ({
@@ -59,7 +61,7 @@ export async function listAudit(
     name: r.name,
     performedBy: r.performed_by,
     timestampEpochMillis: r.timestamp,
-    data: r.data,
+    data: redactAuditData(r.name, r.data, reader),
   }));
   return { records, total };
 }

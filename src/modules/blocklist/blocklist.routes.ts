@@ -75,9 +75,10 @@ export const blocklistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: PatchRuleBodySchema,
         response: { 200: BlocklistRuleSchema, 404: ErrorAnswer('Blocklist rule not found') },
       },
+      // Before the generic PATCH check (patch-bodies.ts): here an unknown field is refused, not ignored.
+      preHandler: async (request) => rules.checkPatchFields(request.body),
     },
     async (request) => {
-      rules.checkPatchFields(request.body);
       const rule = await app.transaction((trx) => rules.patchRule(trx, request.actor.username, request.params.id, request.body));
       await changed();
       return rule;

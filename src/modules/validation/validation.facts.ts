@@ -1,7 +1,7 @@
 // The facts a validation is decided from, gathered from what an engine read, and the one
 // outcome built from a decision. Pure: both engines and the PostgreSQL fast path pass here,
 // so what a license row means (its clock, its grace, its inherited settings) is said once.
-import { DAY_MS } from '../licenses/policy-settings.js';
+import { DAY_MS, revealsReasons } from '../licenses/policy-settings.js';
 import { inGrace, type Decision, type ValidationFacts } from './validation.decision.js';
 import type { SlotSeen, ValidationOutcome, ValidationRequest } from './validation.types.js';
 
@@ -36,8 +36,13 @@ export const startedExpiry = (license: Pick<LicenseLimits, 'valid_for_days'>, no
 export const graceEnd = (license: Pick<LicenseLimits, 'expires_at' | 'grace_days'>): number | null =>
   license.expires_at === null || license.grace_days === null ? null : Number(license.expires_at) + license.grace_days * DAY_MS;
 
-/** What the answer to a known license says besides `valid`; `expiresAt` is the expiry after the validation. */
+/**
+ * What the answer to a known license says besides `valid`; `expiresAt` is the expiry after the
+ * validation. A request naming another product than the license's learns none of the
+ * license's facts (DECISIONS.md "Safe by default"): only the reason, where revealed.
+ */
 export function outcomeOf(license: LicenseLimits, facts: ValidationFacts, decision: Decision, expiresAt: number | null): ValidationOutcome {
+  if (facts.licenseProductId !== facts.requestedProductId) return otherProductOutcome(license, decision);
   const expired = facts.expiresAtEpochMillis !== null && facts.now >= facts.expiresAtEpochMillis;
   return {
     reason: decision.reason,
@@ -46,11 +51,23 @@ export function outcomeOf(license: LicenseLimits, facts: ValidationFacts, decisi
     // The license is in its grace days (whether or not this request's values were bound).
     graceEndsAtEpochMillis: expired && inGrace(facts) ? facts.graceEndsAtEpochMillis ?? null : null,
     slotTimeoutMinutes: license.slot_timeout_minutes,
-    revealReasons: (license.reveal_reasons ?? license.product_reveal_reasons ?? 0) === 1,
+    revealReasons: revealsReasons(license.reveal_reasons, license.product_reveal_reasons),
     licenseFeatures: license.features,
     productFeatures: license.product_features,
   };
 }
+
+/** The outcome of a request for another product: the answer and its receipt as for an unknown license, plus the reason where revealed. */
+const otherProductOutcome = (license: LicenseLimits, decision: Decision): ValidationOutcome => ({
+  reason: decision.reason,
+  licenseProductId: license.product_id,
+  expiresAtEpochMillis: null,
+  graceEndsAtEpochMillis: null,
+  slotTimeoutMinutes: null,
+  revealReasons: revealsReasons(license.reveal_reasons, license.product_reveal_reasons),
+  licenseFeatures: null,
+  productFeatures: null,
+});
 
 /** The facts decideValidation needs, from what either engine read. */
 export function validationFacts(req: ValidationRequest, now: number, license: LicenseLimits, ip: SlotSeen, hwid: SlotSeen): ValidationFacts {

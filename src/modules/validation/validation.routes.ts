@@ -41,10 +41,11 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'else product) the body is `{"valid", "reason"}`. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS ' +
           '(EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis, ' +
           'expiresAtEpochMillis, graceEndsAtEpochMillis (null unless in grace), features (the effective ones), ' +
-          'slotTimeoutMinutes, and reason where revealed}, ' +
-          'verifiable with GET /.well-known/jwks.json. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is ' +
+          'slotTimeoutMinutes, and reason where revealed}, verifiable with GET /.well-known/jwks.json. A request naming another ' +
+          "product than the license's learns none of the license's facts: its receipt says what an unknown license's does " +
+          '(expiresAtEpochMillis, graceEndsAtEpochMillis and slotTimeoutMinutes null, features {}), plus the reason where revealed. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is ' +
           'signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; ' +
-          'a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
+          'a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP, an IPv6 client per /64 (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
         body: ValidateBodySchema,
         response: {
           200: {

@@ -2,6 +2,7 @@
 // standard-format body, fixed at the moment of the change it reports.
 import type { AuditEntriesTable } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
+import { withoutDiscordTokens } from '../audit/audit.redaction.js';
 
 export interface OutboundEvent {
   id: string;
@@ -20,5 +21,9 @@ function eventOfJson(id: string, type: string, createdAt: number, dataJson: stri
 export const newEvent = (type: string, data: unknown, createdAt = Date.now()): OutboundEvent =>
   eventOfJson(newId(), type, createdAt, JSON.stringify(data));
 
-/** An audited change's event: the same fact, the same id. */
-export const eventOfAudit = (entry: AuditEntriesTable): OutboundEvent => eventOfJson(entry.id, entry.name, entry.timestamp, entry.data);
+/**
+ * An audited change's event: the same fact, the same id; a Discord webhook URL's token is
+ * left out, as from the audit log (a `*` endpoint would otherwise post another's token to its channel).
+ */
+export const eventOfAudit = (entry: AuditEntriesTable): OutboundEvent =>
+  eventOfJson(entry.id, entry.name, entry.timestamp, withoutDiscordTokens(entry.data));

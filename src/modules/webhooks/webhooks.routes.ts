@@ -1,6 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
+import { hasPermission, type Actor } from '../auth/actor.js';
+import { withoutDiscordTokens } from '../audit/audit.redaction.js';
 import * as endpoints from './endpoints.service.js';
+import type { WebhookEndpoint } from './webhooks.schemas.js';
 import { ALL_EVENTS, EVENT_TYPES } from './event-types.js';
 import {
   DeliveriesQuerySchema,
@@ -13,6 +16,14 @@ import {
 } from './webhooks.schemas.js';
 
 const tags = ['Webhooks'];
+
+/**
+ * A Discord webhook URL's token is a credential: a caller who may only read endpoints sees
+ * it cut (`…`); one who may change them (and so re-enter the URL) sees it whole.
+ */
+const shownTo = (actor: Actor) => (endpoint: WebhookEndpoint): WebhookEndpoint =>
+  hasPermission(actor, 'webhooks:write') ? endpoint : { ...endpoint, url: withoutDiscordTokens(endpoint.url) };
+const READ_NOTE = ' Without `webhooks:write`, the token of a Discord webhook URL is shown as `…`.';
 const URL_RULE =
   'The URL must be http(s); a host that resolves to a loopback, private, link-local or unspecified address is refused (400 naming `url`) ' +
   'here and again at every delivery, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.';
@@ -24,8 +35,11 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/webhook-endpoints',
-    { config: { permission: 'webhooks:read' }, schema: { tags, summary: 'List webhook endpoints', response: { 200: Type.Array(WebhookEndpointSchema) } } },
-    async () => endpoints.listEndpoints(app.db),
+    {
+      config: { permission: 'webhooks:read' },
+      schema: { tags, summary: 'List webhook endpoints', description: READ_NOTE.trim(), response: { 200: Type.Array(WebhookEndpointSchema) } },
+    },
+    async (request) => (await endpoints.listEndpoints(app.db)).map(shownTo(request.actor)),
   );
 
   app.get(
@@ -66,9 +80,9 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/webhook-endpoints/:id',
     {
       config: { permission: 'webhooks:read' },
-      schema: { tags, summary: 'Get a webhook endpoint', params: IdParams, response: { 200: WebhookEndpointSchema } },
+      schema: { tags, summary: 'Get a webhook endpoint', description: READ_NOTE.trim(), params: IdParams, response: { 200: WebhookEndpointSchema } },
     },
-    async (request) => endpoints.getEndpoint(app.db, request.params.id),
+    async (request) => shownTo(request.actor)(await endpoints.getEndpoint(app.db, request.params.id)),
   );
 
   app.put(

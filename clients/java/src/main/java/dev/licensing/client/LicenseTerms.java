@@ -14,18 +14,21 @@ import java.util.regex.Pattern;
  * without these fields read as "no features, nothing known".
  */
 public final class LicenseTerms {
-    static final LicenseTerms NONE = new LicenseTerms(Map.of(), null, null, null, null);
+    static final LicenseTerms NONE = new LicenseTerms(Map.of(), null, false, null, null, null);
     private static final Pattern REASON = Pattern.compile("[A-Z][A-Z0-9_]{0,63}");
 
     private final Map<String, Object> features;
     private final Long expiresAt;
+    /** The payload has the field (null there: never); an older service's does not. */
+    private final boolean expiryTold;
     private final Long graceEndsAt;
     private final Long slotTimeoutMinutes;
     private final String reason;
 
-    private LicenseTerms(Map<String, Object> features, Long expiresAt, Long graceEndsAt, Long slotTimeoutMinutes, String reason) {
+    private LicenseTerms(Map<String, Object> features, Long expiresAt, boolean expiryTold, Long graceEndsAt, Long slotTimeoutMinutes, String reason) {
         this.features = features;
         this.expiresAt = expiresAt;
+        this.expiryTold = expiryTold;
         this.graceEndsAt = graceEndsAt;
         this.slotTimeoutMinutes = slotTimeoutMinutes;
         this.reason = reason;
@@ -44,7 +47,7 @@ public final class LicenseTerms {
         }
         String reason = payload.get("reason") instanceof String s && REASON.matcher(s).matches() ? s : null;
         return new LicenseTerms(Collections.unmodifiableMap(features), asLong(payload.get("expiresAtEpochMillis")),
-                asLong(payload.get("graceEndsAtEpochMillis")), asLong(payload.get("slotTimeoutMinutes")), reason);
+                payload.containsKey("expiresAtEpochMillis"), asLong(payload.get("graceEndsAtEpochMillis")), asLong(payload.get("slotTimeoutMinutes")), reason);
     }
 
     private static Long asLong(Object value) {
@@ -69,6 +72,11 @@ public final class LicenseTerms {
     /** When the license expires (empty: never, or not told by an older service). */
     public OptionalLong expiresAtEpochMillis() {
         return expiresAt == null ? OptionalLong.empty() : OptionalLong.of(expiresAt);
+    }
+
+    /** Whether the signed payload states the expiry (an empty {@link #expiresAtEpochMillis} then means never). */
+    boolean expiryTold() {
+        return expiryTold;
     }
 
     /** Present only while the license is in grace after its expiry: when the grace ends. */

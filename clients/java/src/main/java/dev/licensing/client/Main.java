@@ -1,6 +1,7 @@
 package dev.licensing.client;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +9,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 
 /** The command line shared with the TypeScript client (DECISIONS.md "Client libraries"). */
 public final class Main {
@@ -16,7 +19,13 @@ public final class Main {
               java -jar license-client.jar validate --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE --cache FILE [--grace-hours H]
               java -jar license-client.jar verify-file --keys JWKS_FILE --license-file FILE --product ID [--hwid HWID]
               java -jar license-client.jar release --url URL --license KEY --product ID --hwid HWID
-              java -jar license-client.jar machine-id --file FILE""";
+              java -jar license-client.jar machine-id --file FILE
+              java -jar license-client.jar --help
+
+            validate and verify-file: a valid answer prints VALID, VALID GRACE <grace end> or VALID_OFFLINE,
+            then "expires <ISO-8601>" ("expires never"; "expires unknown" from an older service) and
+            "features {...}" (JSON): exit 0. A refusal prints INVALID <why> (e.g. INVALID REJECTED,
+            INVALID BLOCKED): exit 1. Usage errors exit 2.""";
 
     private static final class UsageError extends Exception {
         private static final long serialVersionUID = 1L;
@@ -26,10 +35,22 @@ public final class Main {
         }
     }
 
+    /** {@code --help} (or {@code -h}) where a command or an option is expected: print the usage, exit 0. */
+    private static final class HelpRequested extends Exception {
+        private static final long serialVersionUID = 1L;
+    }
+
+    private static boolean isHelp(String arg) {
+        return arg.equals("--help") || arg.equals("-h");
+    }
+
     public static void main(String[] args) {
         int code;
         try {
             code = run(args);
+        } catch (HelpRequested e) {
+            System.out.println(USAGE);
+            code = 0;
         } catch (UsageError e) {
             System.err.println(e.getMessage());
             System.err.println(USAGE);
@@ -39,9 +60,10 @@ public final class Main {
         System.exit(code);
     }
 
-    private static int run(String[] args) throws UsageError {
+    private static int run(String[] args) throws UsageError, HelpRequested {
         if (args.length == 0) throw new UsageError("no command given");
         String command = args[0];
+        if (isHelp(command) || command.equals("help")) throw new HelpRequested();
         String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
         if (command.equals("validate")) {
             Map<String, String> a = parse(rest, List.of("url", "license", "product", "hwid", "keys", "cache"), List.of("grace-hours"));
@@ -60,6 +82,7 @@ public final class Main {
             }
             ValidationResult result = client.validate(a.get("license"), a.get("product"), a.get("hwid"));
             System.out.println(result);
+            if (result.isValid()) printTerms(result.terms());
             return result.isValid() ? 0 : 1;
         }
         if (command.equals("verify-file")) {
@@ -67,6 +90,7 @@ public final class Main {
             LicenseFiles.Check check = LicenseFiles.check(read(a.get("license-file"), "license file"), keys(a.get("keys")),
                     a.get("product"), a.get("hwid"), System.currentTimeMillis());
             System.out.println(check);
+            if (check.isValid()) printTerms(check.terms());
             return check.isValid() ? 0 : 1;
         }
         if (command.equals("release")) {
@@ -92,9 +116,47 @@ public final class Main {
         throw new UsageError("unknown command " + command);
     }
 
-    private static Map<String, String> parse(String[] args, List<String> required, List<String> optional) throws UsageError {
+    /**
+     * The lines after a valid answer's: its expiry and its features, from the signed payload.
+     * "expires unknown": a receipt from a service that signs no expiry (none there means never).
+     */
+    private static void printTerms(LicenseTerms terms) {
+        OptionalLong expiry = terms.expiresAtEpochMillis();
+        System.out.println("expires " + (expiry.isPresent() ? ValidationResult.iso(expiry.getAsLong()) : terms.expiryTold() ? "never" : "unknown"));
+        System.out.println("features " + featuresJson(terms.features()));
+    }
+
+    /**
+     * Features as one line of JSON, keys sorted, everything outside printable ASCII escaped (a
+     * feature's string value cannot move the cursor or add a line); the TypeScript CLI prints the same.
+     */
+    private static String featuresJson(Map<String, Object> features) {
+        StringBuilder out = new StringBuilder("{");
+        for (Map.Entry<String, Object> feature : new TreeMap<>(features).entrySet()) {
+            if (out.length() > 1) out.append(',');
+            out.append(quoteAscii(feature.getKey())).append(':');
+            Object value = feature.getValue();
+            if (value instanceof String text) out.append(quoteAscii(text));
+            else if (value instanceof Double d && d == Math.rint(d) && Math.abs(d) < 1e21) out.append(new BigDecimal(d).toPlainString()); // as JavaScript prints 5.0
+            else out.append(value);
+        }
+        return out.append('}').toString();
+    }
+
+    private static String quoteAscii(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            if (c == '"' || c == '\\') out.append('\\').append(c);
+            else if (c < 0x20 || c > 0x7e) out.append(String.format("\\u%04x", (int) c));
+            else out.append(c);
+        }
+        return out.append('"').toString();
+    }
+
+    private static Map<String, String> parse(String[] args, List<String> required, List<String> optional) throws UsageError, HelpRequested {
         Map<String, String> out = new HashMap<>();
         for (int i = 0; i < args.length; i += 2) {
+            if (isHelp(args[i])) throw new HelpRequested();
             String name = args[i].startsWith("--") ? args[i].substring(2) : "";
             if (!required.contains(name) && !optional.contains(name)) throw new UsageError("unknown argument " + args[i]);
             if (i + 1 >= args.length) throw new UsageError(args[i] + " needs a value");

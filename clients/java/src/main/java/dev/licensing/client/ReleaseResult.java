@@ -14,11 +14,19 @@ public record ReleaseResult(Status status, Reason reason, List<String> releasedI
         long selfReleasesLeft, long retryAfterSeconds, long retryAtEpochMillis, String message) {
     public enum Status { RELEASED, NOT_BOUND, INVALID }
 
-    /** NOT_FOUND: unknown key or product; NOT_ENABLED: the vendor does not allow it; RATE_LIMITED: the limit is used up. */
-    public enum Reason { NOT_FOUND, NOT_ENABLED, RATE_LIMITED, BAD_REQUEST, UNREACHABLE }
+    /**
+     * NOT_FOUND: unknown key or product; NOT_ENABLED: the vendor does not allow it; BLOCKED: the
+     * vendor blocked this machine (its IP or the named hwid); FORBIDDEN: another 403 (see message);
+     * RATE_LIMITED: the limit is used up.
+     */
+    public enum Reason { NOT_FOUND, NOT_ENABLED, BLOCKED, FORBIDDEN, RATE_LIMITED, BAD_REQUEST, UNREACHABLE }
 
     static ReleaseResult invalid(Reason reason) {
         return new ReleaseResult(Status.INVALID, reason, List.of(), List.of(), 0, 0, 0, null);
+    }
+
+    static ReleaseResult refused(Reason reason, String message) {
+        return new ReleaseResult(Status.INVALID, reason, List.of(), List.of(), 0, 0, 0, message);
     }
 
     static ReleaseResult rateLimited(long retryAfterSeconds, String message) {

@@ -17,6 +17,11 @@ import java.util.Map;
  * command before the server moves. Redirects are not followed.
  */
 public final class SelfRelease {
+    /** The service's two 403 answers (its API reference): which one it is decides the reason. */
+    private static final Map<String, ReleaseResult.Reason> FORBIDDEN_REASONS = Map.of(
+            "Blocked", ReleaseResult.Reason.BLOCKED,
+            "Self-service release is not enabled for this license", ReleaseResult.Reason.NOT_ENABLED);
+
     private SelfRelease() {}
 
     /** Frees {@code hwid} and/or {@code ip} (either may be null, not both). */
@@ -55,7 +60,10 @@ public final class SelfRelease {
             }
         }
         if (status == 404) return ReleaseResult.invalid(ReleaseResult.Reason.NOT_FOUND);
-        if (status == 403) return ReleaseResult.invalid(ReleaseResult.Reason.NOT_ENABLED);
+        if (status == 403) {
+            String message = errorMessage(response.body());
+            return ReleaseResult.refused(FORBIDDEN_REASONS.getOrDefault(message == null ? "" : message, ReleaseResult.Reason.FORBIDDEN), message);
+        }
         if (status == 429) {
             long seconds = response.headers().firstValue("retry-after").map(LicenseClient::parseSeconds).orElse(60L);
             return ReleaseResult.rateLimited(seconds, errorMessage(response.body()));
@@ -64,7 +72,7 @@ public final class SelfRelease {
         return ReleaseResult.invalid(ReleaseResult.Reason.UNREACHABLE);
     }
 
-    /** The service's {"error": "..."} (a bare 429 from the request limiter is plain text: null). */
+    /** The service's {"error": "..."} (a bare 429 from the request limiter, or a proxy's 403, is not: null). */
     private static String errorMessage(String body) {
         try {
             return Json.parseObject(body).get("error") instanceof String s ? s : null;
