@@ -1,5 +1,5 @@
 // Every per-IP limit counts an IPv6 client by its /64 and an IPv4-mapped address as its IPv4
-// (src/lib/rate-limit-key.ts): the validation rate limit and the login failure limit, on both
+// (src/lib/ip-address.ts): the validation rate limit and the login failure limit, on both
 // databases, in memory and in Redis. Clients are told apart by X-Forwarded-For (TRUST_PROXY).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense } from '../../test/helpers/fixtures.js';

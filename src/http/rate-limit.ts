@@ -1,11 +1,11 @@
 // Per-client-IP rate limits for the public endpoints, as onRequest hooks: they count
 // every request before its body is read (so 400s count too; an IPv6 client counts by its
-// /64: src/lib/rate-limit-key.ts) and answer 429 with
+// /64: src/lib/ip-address.ts) and answer 429 with
 // Retry-After once the window's allowance is used up. Counters live in memory, or in
 // Redis when REDIS_URL is set so that every instance shares them (falling back to memory
 // while Redis is unreachable: src/lib/rate-limit-store.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { rateLimitKeyOf } from '../lib/rate-limit-key.js';
+import { rateLimitKeyOf } from '../lib/ip-address.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type Hit, type RateLimitStore } from '../lib/rate-limit-store.js';
 import { clientIp } from './client-ip.js';
 

@@ -1,8 +1,8 @@
 // Counts failures per key in a fixed window (login brute-force protection), in the
 // rate-limit store: in memory per instance, or in Redis so every instance shares it.
 // Like the rate limits, it fails open: a store outage must not lock everyone out. A key
-// that is a client IP counts by its budget holder (an IPv6 client by its /64: rate-limit-key.ts).
-import { rateLimitKeyOf } from './rate-limit-key.js';
+// that is a client IP counts by its budget holder (an IPv6 client by its /64: ip-address.ts).
+import { rateLimitKeyOf } from './ip-address.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 
 export class FailureLimiter {

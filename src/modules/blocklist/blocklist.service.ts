@@ -2,6 +2,7 @@
 // version bump of every change, in the change's transaction (the caller then reloads this
 // instance's index, blocklist.cache.ts; other instances see the version within a second).
 import type { Db } from '../../db/database.js';
+import { canonicalIp } from '../../lib/ip-address.js';
 import { isPaged } from '../../db/list-queries.js';
 import type { BlocklistRulesTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/storage/errors.js';
@@ -12,7 +13,7 @@ import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './blocklist.repository.js';
 import { PATCHABLE_FIELDS, type BlocklistRule, type CreateRuleBody, type PatchRuleBody, type RuleQuery } from './blocklist.schemas.js';
-import { normalizeCidrValue, normalizeIpValue } from './ip-values.js';
+import { normalizeCidrValue } from './ip-values.js';
 import type { RuleMode, RuleType } from './rule-index.js';
 
 export const toRule = (row: BlocklistRulesTable): BlocklistRule => ({
@@ -38,7 +39,7 @@ export function normalizeRuleValue(type: RuleType, value: string): string {
     if (value.trim() === '') throw badRequest('value must not be blank');
     return value; // matched exactly as a validation presents it
   }
-  const normalized = type === 'ip' ? normalizeIpValue(value) : normalizeCidrValue(value);
+  const normalized = type === 'ip' ? canonicalIp(value.trim()) : normalizeCidrValue(value);
   if (normalized === null) {
     throw badRequest(
       type === 'ip'

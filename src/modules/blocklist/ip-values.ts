@@ -1,9 +1,10 @@
-// Blocklist values as the service stores and compares them: an IP address in one canonical
-// form (IPv4 dotted quad, IPv4-mapped IPv6 as its IPv4, other IPv6 as RFC 5952 text) and a
-// CIDR normalised to its network. Node's net.isIP decides what an address is (strict: no
-// `010.1`, no zone ids), ipaddr.js does the arithmetic and the RFC 5952 text.
+// Blocklist values as the service stores and compares them: an IP address in the service's
+// one canonical form (lib/ip-address.ts, as the recorded client address) and a CIDR
+// normalised to its network, and both as numbers for the prefix index. Node's net.isIP
+// decides what an address is (strict: no `010.1`, no zone ids), ipaddr.js does the arithmetic.
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { parseIp } from '../../lib/ip-address.js';
 
 export type Family = 4 | 6;
 
@@ -16,22 +17,6 @@ const MAPPED_PREFIX = 96;
 const ipv4Number = (octets: number[]): number => ((octets[0]! << 24) | (octets[1]! << 16) | (octets[2]! << 8) | octets[3]!) >>> 0;
 
 const ipv6Number = (parts: number[]): bigint => parts.reduce((acc, part) => (acc << 16n) | BigInt(part), 0n);
-
-/** Parsed address, with an IPv4-mapped IPv6 turned into its IPv4; null: not an address. */
-function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  if (isIP(text) === 0 || text.includes('%')) return null;
-  const parsed = ipaddr.parse(text);
-  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
-}
-
-const canonical = (address: ipaddr.IPv4 | ipaddr.IPv6): string =>
-  address.kind() === 'ipv4' ? address.toString() : (address as ipaddr.IPv6).toRFC5952String();
-
-/** The canonical text of an IP address, or null when `value` is not one. */
-export function normalizeIpValue(value: string): string | null {
-  const address = parseAddress(value.trim());
-  return address ? canonical(address) : null;
-}
 
 /** `network/prefix` of a CIDR (host bits cleared; IPv4-mapped IPv6 with prefix >= 96 as IPv4), or null when malformed. */
 export function normalizeCidrValue(value: string): string | null {
@@ -59,7 +44,7 @@ export function numericAddress(text: string): NumericAddress | null {
   const family = isIP(text);
   if (family === 4) return { family: 4, value: ipv4Number(text.split('.').map(Number)) }; // the hot path: no parser
   if (family === 0) return null;
-  const address = parseAddress(text);
+  const address = parseIp(text);
   if (!address) return null;
   return address.kind() === 'ipv4'
     ? { family: 4, value: ipv4Number(address.toByteArray()) }

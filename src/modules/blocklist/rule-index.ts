@@ -2,7 +2,8 @@
 // for CIDRs one map per prefix length present (network number -> rules), so a lookup costs
 // one map probe per distinct prefix length, whatever the number of rules. Pure: built from
 // rows, asked which rules match a request; loading and refreshing are blocklist.cache.ts's job.
-import { cidrKey, normalizeIpValue, numericAddress } from './ip-values.js';
+import { canonicalIp } from '../../lib/ip-address.js';
+import { cidrKey, numericAddress } from './ip-values.js';
 
 export type RuleType = 'ip' | 'cidr' | 'hwid';
 export type RuleMode = 'block' | 'flag';
@@ -76,7 +77,7 @@ export class RuleIndex {
       if (rules) for (const rule of rules) if (applies(rule, req, now)) found.push(rule);
     };
     // IPv4 text is canonical already; IPv6 may be spelled otherwise, or be an IPv4-mapped address.
-    const ip = req.ip.includes(':') ? (normalizeIpValue(req.ip) ?? req.ip) : req.ip;
+    const ip = req.ip.includes(':') ? (canonicalIp(req.ip) ?? req.ip) : req.ip;
     take(this.ips.get(ip));
     if (req.hwid !== undefined) take(this.hwids.get(req.hwid));
     if (this.v4Prefixes.length > 0 || this.v6Prefixes.length > 0) {
