@@ -260,7 +260,7 @@ export type paths = {
         put?: never;
         /**
          * Start two-factor enrolment: a new pending TOTP secret
-         * @description The secret is shown only in this answer. Sign-in is unchanged until POST /staff/me/totp/confirm. Already enabled: 409.
+         * @description The secret is shown only in this answer. Sign-in is unchanged until POST /staff/me/totp/confirm, which needs your password. Already enabled: 409.
          *
          *     Any signed-in account (login token or Basic; not an API token)
          */
@@ -287,8 +287,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Enable two-factor sign-in with a current code; returns 10 recovery codes (shown once)
-         * @description Wrong code: 400 `Invalid two-factor code`. No pending enrolment: 409. Audited as `staff.totp.enable`.
+         * Enable two-factor sign-in with your password and a current code; returns 10 recovery codes (shown once)
+         * @description Missing password or code: 400. Wrong password: 403 `Wrong password`, counted toward the login limit (10 in 15 minutes per client IP and per account, then 429). Wrong code: 400 `Invalid two-factor code`. No pending enrolment: 409. Audited as `staff.totp.enable`.
          *
          *     Any signed-in account (login token or Basic; not an API token)
          */
@@ -1539,6 +1539,8 @@ export type components = {
         TotpConfirmBody: {
             /** @description A current 6-digit code */
             code: string;
+            /** @description Your current password (a stolen sign-in token alone cannot turn two-factor sign-in on) */
+            password: string;
         };
         RecoveryCodes: {
             /** @description Ten single-use codes that replace a TOTP code at sign-in; shown only now (stored hashed) */
