@@ -74,13 +74,15 @@ describe('portal: API tokens, password, two-factor sign-in and sign-out', () => 
     staff.password = 'changed-in-the-portal';
   }, STEP);
 
-  it('enables two-factor sign-in with the QR code and shows 10 recovery codes once', async () => {
+  it('enables two-factor sign-in with the QR code and the password, and shows 10 recovery codes once', async () => {
     await page.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     secret = (await page.getByTestId('totp-secret').innerText()).trim();
     await screenshot(page, 'account-two-factor-qr');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     await page.getByLabel('Code from the app').fill(codeNow(secret));
+    // Turning it on needs the password too: a stolen sign-in token alone cannot.
+    await page.getByLabel('Your password').fill(staff.password);
     await page.getByRole('button', { name: 'Confirm and enable' }).click();
     const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
     await codes.first().waitFor();

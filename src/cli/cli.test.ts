@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp } from '../../test/helpers/test-app.js';
 import { auditEntries, staffWith } from '../../test/helpers/fixtures.js';
+import { base32Decode, codeForStep, stepAt } from '../modules/two-factor/totp.js';
 
 const run = promisify(execFile);
 
@@ -42,6 +43,32 @@ describe.each(DIALECTS)('operator CLI (%s)', (dialect) => {
     expect(audit.data).not.toContain(password);
   });
 
+  it('reset-password --disable-two-factor also removes a lost second factor (TOTP and recovery codes), audited', async () => {
+    const staff = await staffWith(t, ['customers:read']);
+    const { secret } = (await t.req('POST', '/staff/me/totp', { token: staff.token })).json;
+    const code = codeForStep(base32Decode(secret), stepAt(Date.now()));
+    expect((await t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body: { password: staff.password, code } })).status).toBe(200);
+
+    // Without the flag the second factor stays: the new password alone does not sign in.
+    const plain = await cli(t.database.url, 'reset-password', staff.username);
+    const first = /New password for "[^"]+": (\S+)/.exec(plain.stdout)![1]!;
+    const withoutCode = await t.req('POST', '/auth/login', { body: { username: staff.username, password: first } });
+    expect(withoutCode.json).toEqual({ error: 'Two-factor code required' });
+
+    const res = await cli(t.database.url, 'reset-password', staff.username, '--disable-two-factor');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Two-factor sign-in is off');
+    const password = /New password for "[^"]+": (\S+)/.exec(res.stdout)![1]!;
+    const login = await t.req('POST', '/auth/login', { body: { username: staff.username, password } });
+    expect(login.status).toBe(200);
+    expect((await t.req('GET', '/staff/me', { token: login.json.token })).json.totpEnabled).toBe(false);
+    expect(await t.app.db.selectFrom('staff_recovery_codes').selectAll().where('staff_id', '=', staff.id).execute()).toEqual([]);
+    const audit = (await auditEntries(t, 'staff.totp.disable')).find((e) => JSON.parse(e.data).id === staff.id)!;
+    expect(audit.performedBy).toBe('cli');
+    // The flag alone names no account.
+    expect((await cli(t.database.url, 'reset-password', '--disable-two-factor')).code).toBe(2);
+  });
+
   it('reset-password also recovers the Master Admin', async () => {
     const res = await cli(t.database.url, 'reset-password', ADMIN.username);
     const password = /: (\S+)\n/.exec(res.stdout)![1]!;
@@ -58,7 +85,7 @@ describe.each(DIALECTS)('operator CLI (%s)', (dialect) => {
     expect(unknown.stderr).toContain('Staff account not found');
     const usage = await cli(t.database.url, 'reset-password');
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('reset-password <username>');
+    expect(usage.stderr).toContain('reset-password <username> [--disable-two-factor]');
   });
 
   it('create-admin refuses when a Master Admin exists', async () => {

@@ -69,7 +69,7 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     const twoFactor = await staffWith(t, ['customers:read']);
     const enrolment = await t.req('POST', '/staff/me/totp', { token: twoFactor.token });
     const code = codeForStep(base32Decode(enrolment.json.secret), stepAt(Date.now()));
-    expect((await t.req('POST', '/staff/me/totp/confirm', { token: twoFactor.token, body: { code } })).status).toBe(200);
+    expect((await t.req('POST', '/staff/me/totp/confirm', { token: twoFactor.token, body: { password: twoFactor.password, code } })).status).toBe(200);
     await createRole(t, ['licenses:read', 'licenses:write']);
     await generateKey(t);
     const apiToken = await t.admin('POST', '/api-tokens', { body: { name: 'export', permissions: ['customers:read'], expiresAtEpochMillis: null } });

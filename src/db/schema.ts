@@ -24,6 +24,8 @@ export interface StaffTable {
   totp_last_step?: number | null;
   /** NFKC + case-folded username (unique); NULL only for accounts that clashed before it existed. */
   username_key?: string | null;
+  /** UTS #39 skeleton of the username as registered (unique); NULL only for accounts that looked alike before it existed. */
+  username_skeleton?: string | null;
 }
 
 export interface ApiTokensTable {

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { actorFromStaff, hasPermission, type Actor } from '../modules/auth/actor.js';
 import { checkCredentials, INVALID_LOGIN } from '../modules/auth/auth.service.js';
+import { limitedGuess } from '../modules/auth/password-attempts.js';
 import { actorFromApiToken, isApiToken } from '../modules/api-tokens/api-tokens.service.js';
 import { isRevoked } from '../modules/auth/revoked-tokens.repository.js';
 import { passwordChangeCutoff } from '../modules/auth/tokens.js';
@@ -75,14 +76,16 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
     // PostgreSQL text cannot hold NUL: such a username names no account, whatever the database.
     if (colon < 0 || decoded.includes('\u0000')) throw unauthorized('Malformed Basic credentials');
     // Basic credentials are a password guess like a login: same brute-force limit.
-    const wait = await app.loginLimiter.retryAfterSeconds(clientIp(request));
-    if (wait > 0) throw new HttpError(429, 'Too many login attempts. Try again later.', { 'retry-after': String(wait) });
     try {
-      const actor = await checkCredentials(app.db, decoded.slice(0, colon), decoded.slice(colon + 1));
+      const actor = await limitedGuess(
+        app.loginLimiter,
+        [clientIp(request)],
+        () => checkCredentials(app.db, decoded.slice(0, colon), decoded.slice(colon + 1)),
+        (err) => err instanceof HttpError && err.message === INVALID_LOGIN,
+      );
       return { ...actor, credential: { kind: 'basic' } };
     } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
-      if (err.message === INVALID_LOGIN) await app.loginLimiter.recordFailure(clientIp(request));
+      if (!(err instanceof HttpError) || err.statusCode === 429) throw err;
       throw unauthorized(err.message);
     }
   }

@@ -12,6 +12,20 @@ describe('MemoryRateLimitStore', () => {
     expect(store.hit('a', 1000, 11_000)).toEqual({ count: 1, resetInMs: 1000 });
   });
 
+  it('releases a hit of a live window, never below zero, and nothing of an ended one', () => {
+    const store = new MemoryRateLimitStore();
+    store.hit('a', 1000, 10_000);
+    store.hit('a', 1000, 10_000);
+    store.release('a', 10_100);
+    expect(store.peek('a', 10_100)).toEqual({ count: 1, resetInMs: 900 });
+    store.release('a', 10_200);
+    store.release('a', 10_200);
+    expect(store.peek('a', 10_200)).toEqual({ count: 0, resetInMs: 800 });
+    store.release('b', 10_200);
+    expect(store.peek('b', 10_200)).toBeNull();
+    expect(store.hit('a', 1000, 10_300)).toEqual({ count: 1, resetInMs: 700 });
+  });
+
   it('peeks at a window without counting, and at nothing once it ended', () => {
     const store = new MemoryRateLimitStore();
     expect(store.peek('a', 10_000)).toBeNull();
@@ -50,6 +64,25 @@ describe.skipIf(!RATE_LIMIT_STORES.includes('redis'))('RedisRateLimitStore (real
       expect(window?.count).toBe(2);
       expect(window!.resetInMs).toBeGreaterThan(59_000);
       expect((await store.peek('k'))?.count).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('releases a hit keeping the window expiry, never below zero, and creates no key for a window that ended', async () => {
+    const { store } = await newStore();
+    try {
+      await store.hit('k', 60_000);
+      await store.hit('k', 60_000);
+      await store.release('k');
+      expect((await store.peek('k'))?.count).toBe(1);
+      await store.release('k');
+      await store.release('k');
+      const window = await store.peek('k');
+      expect(window?.count).toBe(0);
+      expect(window!.resetInMs).toBeGreaterThan(59_000);
+      await store.release('gone');
+      expect(await store.peek('gone')).toBeNull();
     } finally {
       await store.close();
     }

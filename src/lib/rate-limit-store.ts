@@ -13,6 +13,8 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number): Hit | Promise<Hit>;
   /** The key's current window without counting a hit; null when it has none. */
   peek(key: string): Hit | null | Promise<Hit | null>;
+  /** Takes back one hit of the key's current window (a reserved place not used); nothing when it has none. */
+  release(key: string): void | Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   peek(key: string, now = Date.now()): Hit | null {
     const window = this.windows.get(key);
     return window && window.resetAt > now ? { count: window.count, resetInMs: window.resetAt - now } : null;
+  }
+
+  release(key: string, now = Date.now()): void {
+    const window = this.windows.get(key);
+    if (window && window.resetAt > now && window.count > 0) window.count -= 1;
   }
 
   /** Forgets ended windows, at most once per window length, so memory stays bounded. */
@@ -59,7 +66,18 @@ end
 return {count, ttl}
 `;
 
-type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+// DECR only a live, positive counter: a window that ended meanwhile is not recreated
+// without expiry, and never goes below zero. DECR keeps the key's expiry.
+const RELEASE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
+type RedisWithHit = Redis & {
+  rateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
+  rateLimitRelease(key: string): Promise<number>;
+};
 
 /** Where the Redis store reports that Redis went away and came back (one line each). */
 export interface RedisHealthLog {
@@ -97,6 +115,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       retryStrategy: (times) => Math.min(times * 100, 2000),
     }) as RedisWithHit;
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.redis.defineCommand('rateLimitRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
     this.firstAnswer = new Promise((resolve) => {
       this.redis.once('ready', resolve);
       this.redis.once('close', resolve);
@@ -156,6 +175,17 @@ export class RedisRateLimitStore implements RateLimitStore {
       () => {
         this.commandFailed();
         return this.fallback.peek(key);
+      },
+    );
+  }
+
+  release(key: string): void | Promise<void> {
+    if (this.state !== 'up') return this.fallback.release(key);
+    return this.redis.rateLimitRelease(this.keyPrefix + key).then(
+      () => undefined,
+      () => {
+        this.commandFailed();
+        this.fallback.release(key);
       },
     );
   }

@@ -90,7 +90,7 @@ export type paths = {
         put?: never;
         /**
          * Register a staff account with a single-use registration key
-         * @description Checks in order: missing fields 400; unknown key 403 `Invalid registration key`; used key 403 `This registration key has already been used`; password under 8 characters 400; username taken 409; unknown roleIds 400; then, for a key made with `roleIds`, a role it does not grant 403 `The registration key does not grant role <id>`. A failed registration leaves the key unused. The username is unique after NFKC normalisation and case folding (409) and may not contain control, format, whitespace or invisible characters, nor mix Latin, Cyrillic, Greek, Armenian or Cherokee letters (400 naming `username`).
+         * @description Checks in order: missing fields 400; unknown key 403 `Invalid registration key`; used key 403 `This registration key has already been used`; password under 8 characters 400; username taken 409; unknown roleIds 400; then, for a key made with `roleIds`, a role it does not grant 403 `The registration key does not grant role <id>`. A failed registration leaves the key unused. The username is unique after NFKC normalisation and case folding, and may not look like an existing one (the same UTS #39 confusable skeleton, e.g. Cyrillic `рорѕ` beside `pops`): 409 `Username already taken`. It may use only characters of UTS #39's General Security Profile (Identifier_Status=Allowed: no spaces, symbols, small capitals, fullwidth forms or invisible characters), no stray combining marks, and not mix Latin, Cyrillic, Greek, Armenian or Cherokee letters (400 naming `username`).
          */
         post: operations["postStaffRegister"];
         delete?: never;
@@ -260,7 +260,7 @@ export type paths = {
         put?: never;
         /**
          * Start two-factor enrolment: a new pending TOTP secret
-         * @description The secret is shown only in this answer. Sign-in is unchanged until POST /staff/me/totp/confirm. Already enabled: 409.
+         * @description The secret is shown only in this answer. Sign-in is unchanged until POST /staff/me/totp/confirm, which needs your password. Already enabled: 409.
          *
          *     Any signed-in account (login token or Basic; not an API token)
          */
@@ -287,8 +287,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Enable two-factor sign-in with a current code; returns 10 recovery codes (shown once)
-         * @description Wrong code: 400 `Invalid two-factor code`. No pending enrolment: 409. Audited as `staff.totp.enable`.
+         * Enable two-factor sign-in with your password and a current code; returns 10 recovery codes (shown once)
+         * @description Missing password or code: 400. Wrong password: 403 `Wrong password`, counted toward the login limit (10 in 15 minutes per client IP and per account, then 429). Wrong code: 400 `Invalid two-factor code`. No pending enrolment: 409. Audited as `staff.totp.enable`.
          *
          *     Any signed-in account (login token or Basic; not an API token)
          */
@@ -1543,6 +1543,8 @@ export type components = {
         TotpConfirmBody: {
             /** @description A current 6-digit code */
             code: string;
+            /** @description Your current password (a stolen sign-in token alone cannot turn two-factor sign-in on) */
+            password: string;
         };
         RecoveryCodes: {
             /** @description Ten single-use codes that replace a TOTP code at sign-in; shown only now (stored hashed) */

@@ -20,6 +20,7 @@ import * as licensePolicies from './2026_11_29_0200_license_policies.js';
 import * as blocklist from './2026_11_29_0300_blocklist.js';
 import * as orderRefunds from './2026_11_29_0400_order_refunds.js';
 import * as signingKeyLastSigned from './2026_11_29_0500_signing_key_last_signed.js';
+import * as usernameSkeletons from './2026_11_30_0100_username_skeletons.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0300_blocklist': blocklist,
   '2026_11_29_0400_order_refunds': orderRefunds,
   '2026_11_29_0500_signing_key_last_signed': signingKeyLastSigned,
+  '2026_11_30_0100_username_skeletons': usernameSkeletons,
 };

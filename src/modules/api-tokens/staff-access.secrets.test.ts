@@ -34,7 +34,7 @@ describe.each(DIALECTS)('staff access secrets stay secret (%s)', (dialect) => {
     await req('GET', '/customers', { token: apiToken });
     const enrol = await req('POST', '/staff/me/totp', { token });
     const secret = enrol.json.secret as string;
-    const confirm = await req('POST', '/staff/me/totp/confirm', { token, body: { code: codeForStep(base32Decode(secret), stepAt(Date.now())) } });
+    const confirm = await req('POST', '/staff/me/totp/confirm', { token, body: { password: ADMIN.password, code: codeForStep(base32Decode(secret), stepAt(Date.now())) } });
     const recoveryCodes = confirm.json.recoveryCodes as string[];
     await req('POST', '/auth/login', { body: { ...ADMIN, totp: recoveryCodes[0] } });
     await req('PUT', '/staff/me/password', { token, body: { currentPassword: ADMIN.password, newPassword: 'a-new-admin-password' } });

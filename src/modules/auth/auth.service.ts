@@ -7,6 +7,7 @@ import { decoyPasswordHash, verifyPassword } from '../../lib/secrets.js';
 import { findStaffByUsername } from '../staff/staff.repository.js';
 import { verifySecondFactor } from '../two-factor/two-factor.service.js';
 import { actorFromStaff, type Actor } from './actor.js';
+import { limitedGuess } from './password-attempts.js';
 import { passwordChangeCutoff, type TokenService } from './tokens.js';
 import type { LoginResponseSchema } from './auth.schemas.js';
 
@@ -50,21 +51,21 @@ export async function login(
   clientIp: string,
   credentials: { username: string; password: string; totp?: string | undefined },
 ): Promise<LoginResult> {
-  const wait = await limiter.retryAfterSeconds(clientIp);
-  if (wait > 0) {
-    throw new HttpError(429, 'Too many login attempts. Try again later.', { 'retry-after': String(wait) });
-  }
-  let staff: StaffTable;
-  try {
-    staff = await checkPassword(db, credentials.username, credentials.password);
-    if (staff.totp_enabled === 1) {
-      if (!credentials.totp) throw new HttpError(401, TWO_FACTOR_REQUIRED);
-      if (!(await verifySecondFactor(db, staff, credentials.totp))) throw new HttpError(401, INVALID_TWO_FACTOR);
-    }
-  } catch (err) {
-    if (isGuessFailure(err)) await limiter.recordFailure(clientIp);
-    throw err;
-  }
+  // The password and the code are one guess: it holds its place in the IP's limit
+  // while both are checked, and keeps it only when one of them was wrong.
+  const staff = await limitedGuess(
+    limiter,
+    [clientIp],
+    async () => {
+      const found = await checkPassword(db, credentials.username, credentials.password);
+      if (found.totp_enabled === 1) {
+        if (!credentials.totp) throw new HttpError(401, TWO_FACTOR_REQUIRED);
+        if (!(await verifySecondFactor(db, found, credentials.totp))) throw new HttpError(401, INVALID_TWO_FACTOR);
+      }
+      return found;
+    },
+    isGuessFailure,
+  );
   const actor = await actorFromStaff(db, staff);
   return {
     token: await tokens.sign(actor.id, passwordChangeCutoff(staff.password_changed_at)),

@@ -30,7 +30,7 @@ describe.each(DIALECTS)('account takeover guards (%s)', (dialect) => {
       ['PUT', `/staff/${victim.id}/password`, { newPassword: 'taken-over-123' }],
       ['PUT', '/staff/me/password', { currentPassword: ADMIN.password, newPassword: 'taken-over-123' }],
       ['POST', '/staff/me/totp', undefined],
-      ['POST', '/staff/me/totp/confirm', { code: '123456' }],
+      ['POST', '/staff/me/totp/confirm', { password: ADMIN.password, code: '123456' }],
       ['DELETE', '/staff/me/totp', { password: ADMIN.password }],
       ['POST', '/api-tokens', { name: 'forever', permissions: ['*'], expiresAtEpochMillis: null }],
     ];

@@ -94,7 +94,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Start two-factor enrolment: a new pending TOTP secret',
         description:
-          'The secret is shown only in this answer. Sign-in is unchanged until POST /staff/me/totp/confirm. ' +
+          'The secret is shown only in this answer. Sign-in is unchanged until POST /staff/me/totp/confirm, which ' +
+          'needs your password. ' +
           'Already enabled: 409.',
         response: { 200: TotpEnrolmentSchema },
       },
@@ -108,13 +109,19 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: SIGNED_IN },
       schema: {
         tags,
-        summary: 'Enable two-factor sign-in with a current code; returns 10 recovery codes (shown once)',
-        description: 'Wrong code: 400 `Invalid two-factor code`. No pending enrolment: 409. Audited as `staff.totp.enable`.',
+        summary: 'Enable two-factor sign-in with your password and a current code; returns 10 recovery codes (shown once)',
+        description:
+          'Missing password or code: 400. Wrong password: 403 `Wrong password`, counted toward the login limit (10 in 15 ' +
+          'minutes per client IP and per account, then 429). Wrong code: 400 `Invalid two-factor code`. No pending ' +
+          'enrolment: 409. Audited as `staff.totp.enable`.',
         body: TotpConfirmBodySchema,
         response: { 200: RecoveryCodesSchema },
       },
     },
-    async (request) => twoFactor.confirmEnrolment(app.db, request.actor, request.body.code),
+    async (request) => {
+      const attempts = passwordAttempts(app.loginLimiter, clientIp(request), request.actor.id);
+      return twoFactor.confirmEnrolment(app.db, request.actor, attempts, request.body.password, request.body.code);
+    },
   );
 
   app.delete(

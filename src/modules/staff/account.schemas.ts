@@ -24,7 +24,10 @@ export const TotpEnrolmentSchema = Type.Object({
   otpauthUri: Type.String({ description: 'otpauth://totp/… URI for an authenticator app (QR code)' }),
 });
 
-export const TotpConfirmBodySchema = Type.Object({ code: Type.String({ maxLength: 16, description: 'A current 6-digit code' }) });
+export const TotpConfirmBodySchema = Type.Object({
+  code: Type.String({ maxLength: 16, description: 'A current 6-digit code' }),
+  password: Password('Your current password (a stolen sign-in token alone cannot turn two-factor sign-in on)'),
+});
 
 export const RecoveryCodesSchema = Type.Object({
   recoveryCodes: Type.Array(Type.String(), {

@@ -23,8 +23,11 @@ export async function ensureMasterAdmin(
       if (!(await findStaffByUsername(db, configured.username))) {
         const lookalike = await findStaffByUsernameKey(db, configured.username);
         if (lookalike) {
-          // Usernames are unique after case folding (DECISIONS.md): the configured one is taken.
-          log.error({ username: configured.username, existing: lookalike.username }, 'MASTER_ADMIN_USERNAME is taken by another account (usernames are compared without case); no Master Admin created');
+          // Usernames are unique after case folding and by look (DECISIONS.md): the configured one is taken.
+          log.error(
+            { username: configured.username, existing: lookalike.username },
+            'MASTER_ADMIN_USERNAME is taken by another account (usernames are compared without case and by look-alike characters); no Master Admin created',
+          );
           return null;
         }
         await createMasterAdmin(db, configured);

@@ -2,10 +2,12 @@
 // CLI). Each ends the account's login tokens issued before it (password_changed_at).
 import type { Db } from '../../db/database.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
-import { hashPassword, randomToken, verifyPassword } from '../../lib/secrets.js';
+import { hashPassword, randomToken } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { Actor } from '../auth/actor.js';
 import type { PasswordAttempts } from '../auth/password-attempts.js';
+import type { StaffTable } from '../../db/schema.js';
+import { removeSecondFactor } from '../two-factor/two-factor.service.js';
 import * as repo from './staff.repository.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -26,11 +28,7 @@ export async function changeOwnPassword(
   assertPasswordStrength(newPassword);
   const staff = await repo.findStaffById(db, actor.id);
   if (!staff) throw notFound('Staff account not found');
-  await attempts.assertAllowed();
-  if (!(await verifyPassword(staff.password_hash, currentPassword))) {
-    await attempts.recordFailure();
-    throw forbidden('Current password is wrong');
-  }
+  if (!(await attempts.verify(staff.password_hash, currentPassword))) throw forbidden('Current password is wrong');
   const passwordHash = await hashPassword(newPassword);
   await db.transaction().execute(async (trx) => {
     await repo.setStaffPassword(trx, staff.id, passwordHash, Date.now());
@@ -38,8 +36,17 @@ export async function changeOwnPassword(
   });
 }
 
-/** Sets `username`'s (or id's) password; audited as staff.setPassword by `performedBy`. */
-async function setPassword(db: Db, performedBy: string, find: () => ReturnType<typeof repo.findStaffById>, newPassword: string) {
+/**
+ * Sets `username`'s (or id's) password; audited as staff.setPassword by `performedBy`.
+ * `alsoInTransaction` commits with it (the CLI's removal of a lost second factor).
+ */
+async function setPassword(
+  db: Db,
+  performedBy: string,
+  find: () => ReturnType<typeof repo.findStaffById>,
+  newPassword: string,
+  alsoInTransaction?: (trx: Db, staff: StaffTable) => Promise<void>,
+) {
   assertPasswordStrength(newPassword);
   const staff = await find();
   if (!staff) throw notFound('Staff account not found');
@@ -47,6 +54,7 @@ async function setPassword(db: Db, performedBy: string, find: () => ReturnType<t
   await db.transaction().execute(async (trx) => {
     await repo.setStaffPassword(trx, staff.id, passwordHash, Date.now());
     await recordAudit(trx, performedBy, 'staff.setPassword', { id: staff.id, username: staff.username });
+    await alsoInTransaction?.(trx, staff);
   });
 }
 
@@ -66,9 +74,15 @@ export const setPasswordOf = (db: Db, actor: Actor, id: string, newPassword: str
     newPassword,
   );
 
-/** Operator reset: a new random password (returned, to be shown once). */
-export async function resetPassword(db: Db, username: string): Promise<string> {
+/**
+ * Operator reset: a new random password (returned, to be shown once); with
+ * `disableTwoFactor`, the account's second factor (TOTP and recovery codes) goes too.
+ */
+export async function resetPassword(db: Db, username: string, options: { disableTwoFactor?: boolean } = {}): Promise<string> {
   const password = randomToken(18);
-  await setPassword(db, 'cli', () => repo.findStaffByUsername(db, username), password);
+  const removeTwoFactor = options.disableTwoFactor
+    ? (trx: Db, staff: StaffTable) => removeSecondFactor(trx, 'cli', staff)
+    : undefined;
+  await setPassword(db, 'cli', () => repo.findStaffByUsername(db, username), password, removeTwoFactor);
   return password;
 }

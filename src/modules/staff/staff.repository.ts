@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { StaffTable } from '../../db/schema.js';
-import { usernameKey } from './usernames.js';
+import { usernameKey, usernameSkeleton } from './usernames.js';
 
 export const findStaffById = (db: Db, id: string) =>
   db.selectFrom('staff').selectAll().where('id', '=', id).executeTakeFirst();
@@ -8,12 +8,21 @@ export const findStaffById = (db: Db, id: string) =>
 export const findStaffByUsername = (db: Db, username: string) =>
   db.selectFrom('staff').selectAll().where('username', '=', username).executeTakeFirst();
 
-/** The account whose username folds to the same key as `username` (or spells it exactly), if any. */
+/**
+ * The account `username` would clash with, if any: the same key after NFKC and case
+ * folding, the same UTS #39 skeleton (a look-alike), or the exact spelling.
+ */
 export const findStaffByUsernameKey = (db: Db, username: string) =>
   db
     .selectFrom('staff')
     .selectAll()
-    .where((eb) => eb.or([eb('username_key', '=', usernameKey(username)), eb('username', '=', username)]))
+    .where((eb) =>
+      eb.or([
+        eb('username_key', '=', usernameKey(username)),
+        eb('username_skeleton', '=', usernameSkeleton(username)),
+        eb('username', '=', username),
+      ]),
+    )
     .orderBy('created_at')
     .executeTakeFirst();
 
@@ -22,9 +31,12 @@ export const listStaff = (db: Db) => db.selectFrom('staff').selectAll().orderBy(
 export const masterAdminExists = async (db: Db) =>
   (await db.selectFrom('staff').select('id').where('is_master_admin', '=', 1).executeTakeFirst()) !== undefined;
 
-/** Inserts the account with its folded username (the unique index refuses a clash). */
+/** Inserts the account with its folded username and skeleton (the unique indexes refuse a clash). */
 export const insertStaff = (trx: Db, row: StaffTable) =>
-  trx.insertInto('staff').values({ ...row, username_key: usernameKey(row.username) }).execute();
+  trx
+    .insertInto('staff')
+    .values({ ...row, username_key: usernameKey(row.username), username_skeleton: usernameSkeleton(row.username) })
+    .execute();
 
 export const setStaffActive = (trx: Db, id: string, active: boolean) =>
   trx.updateTable('staff').set({ active: active ? 1 : 0 }).where('id', '=', id).execute();

@@ -18,8 +18,11 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`This registration key has already been used`; password under 8 characters 400; username taken 409; ' +
           'unknown roleIds 400; then, for a key made with `roleIds`, a role it does not grant 403 ' +
           '`The registration key does not grant role <id>`. A failed registration leaves the key unused. The username ' +
-          'is unique after NFKC normalisation and case folding (409) and may not contain control, format, whitespace ' +
-          'or invisible characters, nor mix Latin, Cyrillic, Greek, Armenian or Cherokee letters (400 naming `username`).',
+          'is unique after NFKC normalisation and case folding, and may not look like an existing one (the same UTS #39 ' +
+          'confusable skeleton, e.g. Cyrillic `рорѕ` beside `pops`): 409 `Username already taken`. It may use only ' +
+          "characters of UTS #39's General Security Profile (Identifier_Status=Allowed: no spaces, symbols, small " +
+          'capitals, fullwidth forms or invisible characters), no stray combining marks, and not mix Latin, Cyrillic, ' +
+          'Greek, Armenian or Cherokee letters (400 naming `username`).',
         body: RegisterBodySchema,
         response: {
           201: StaffSchema,

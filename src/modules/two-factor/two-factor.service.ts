@@ -1,9 +1,9 @@
 // Two-factor sign-in (TOTP, RFC 6238) per account: enrol (pending secret), confirm with
-// a code (enabled, recovery codes shown once), disable with the password.
+// a code and the password (enabled, recovery codes shown once), disable with the
+// password, or an operator's `reset-password --disable-two-factor`.
 import type { Db } from '../../db/database.js';
 import type { StaffTable } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
-import { verifyPassword } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { Actor } from '../auth/actor.js';
 import type { PasswordAttempts } from '../auth/password-attempts.js';
@@ -11,6 +11,9 @@ import { findStaffById } from '../staff/staff.repository.js';
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
 import { matchingStep, newTotpSecret, otpauthUri } from './totp.js';
 import * as repo from './two-factor.repository.js';
+
+const INVALID_CODE = 'Invalid two-factor code';
+const WRONG_PASSWORD = 'Wrong password';
 
 async function staffOf(db: Db, actor: Actor): Promise<StaffTable> {
   const staff = await findStaffById(db, actor.id);
@@ -39,8 +42,16 @@ export async function startEnrolment(db: Db, actor: Actor): Promise<{ secret: st
   return { secret, otpauthUri: otpauthUri(secret, staff.username) };
 }
 
-export async function confirmEnrolment(db: Db, actor: Actor, code: string): Promise<{ recoveryCodes: string[] }> {
+/** Turns two-factor sign-in on: needs the current password (a guess like any other) and a current code. */
+export async function confirmEnrolment(
+  db: Db,
+  actor: Actor,
+  attempts: PasswordAttempts,
+  password: string,
+  code: string,
+): Promise<{ recoveryCodes: string[] }> {
   const staff = await staffOf(db, actor);
+  if (!(await attempts.verify(staff.password_hash, password))) throw forbidden(WRONG_PASSWORD);
   if (staff.totp_enabled === 1) throw conflict('Two-factor sign-in is already enabled');
   if (!staff.totp_secret) throw conflict('Start two-factor enrolment first (POST /staff/me/totp)');
   if (!(await acceptTotp(db, staff, code))) throw badRequest(INVALID_CODE);
@@ -53,19 +64,16 @@ export async function confirmEnrolment(db: Db, actor: Actor, code: string): Prom
   return { recoveryCodes };
 }
 
-const INVALID_CODE = 'Invalid two-factor code';
-
 export async function disable(db: Db, actor: Actor, attempts: PasswordAttempts, password: string): Promise<void> {
   const staff = await staffOf(db, actor);
-  await attempts.assertAllowed();
-  if (!(await verifyPassword(staff.password_hash, password))) {
-    await attempts.recordFailure();
-    throw forbidden('Wrong password');
-  }
+  if (!(await attempts.verify(staff.password_hash, password))) throw forbidden(WRONG_PASSWORD);
   if (staff.totp_enabled !== 1 && !staff.totp_secret) throw conflict('Two-factor sign-in is not enabled');
-  await db.transaction().execute(async (trx) => {
-    await repo.clearTotp(trx, staff.id);
-    await repo.deleteRecoveryCodes(trx, staff.id);
-    await recordAudit(trx, actor.username, 'staff.totp.disable', { id: staff.id, username: staff.username });
-  });
+  await db.transaction().execute((trx) => removeSecondFactor(trx, actor.username, staff));
+}
+
+/** Operator recovery (`reset-password --disable-two-factor`): removes the account's second factor, audited by `performedBy`. */
+export async function removeSecondFactor(trx: Db, performedBy: string, staff: StaffTable): Promise<void> {
+  await repo.clearTotp(trx, staff.id);
+  await repo.deleteRecoveryCodes(trx, staff.id);
+  await recordAudit(trx, performedBy, 'staff.totp.disable', { id: staff.id, username: staff.username });
 }

@@ -22,7 +22,7 @@ describe.each(DIALECTS)('two-factor sign-in (%s)', (dialect) => {
     const start = await t.req('POST', '/staff/me/totp', { token: staff.token });
     expect(start.status).toBe(200);
     const { secret } = start.json;
-    const confirm = await t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body: { code: codeNow(secret) } });
+    const confirm = await t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body: { password: staff.password, code: codeNow(secret) } });
     expect(confirm.status).toBe(200);
     return { ...staff, secret, recoveryCodes: confirm.json.recoveryCodes };
   }
@@ -37,10 +37,10 @@ describe.each(DIALECTS)('two-factor sign-in (%s)', (dialect) => {
     expect(start.json.otpauthUri).toContain(`secret=${start.json.secret}`);
     // Pending: sign-in still needs no code.
     expect((await login(staff)).status).toBe(200);
-    const wrong = await t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body: { code: '000000' === codeNow(start.json.secret) ? '111111' : '000000' } });
+    const wrong = await t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body: { password: staff.password, code: '000000' === codeNow(start.json.secret) ? '111111' : '000000' } });
     expect(wrong.status).toBe(400);
     expect(wrong.json).toEqual({ error: 'Invalid two-factor code' });
-    const confirm = await t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body: { code: codeNow(start.json.secret) } });
+    const confirm = await t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body: { password: staff.password, code: codeNow(start.json.secret) } });
     expect(confirm.status).toBe(200);
     const codes: string[] = confirm.json.recoveryCodes;
     expect(codes).toHaveLength(10);
@@ -126,9 +126,26 @@ describe.each(DIALECTS)('two-factor sign-in (%s)', (dialect) => {
     expect((await t.req('DELETE', '/staff/me/totp', { token: staff.token, body: { password: staff.password } })).status).toBe(409);
   });
 
+  it('turns on only with the current password: missing 400, wrong 403 (still off), right 200', async () => {
+    const staff = await staffWith(t, ['customers:read']);
+    const { secret } = (await t.req('POST', '/staff/me/totp', { token: staff.token })).json;
+    const confirm = (body: Record<string, string>) => t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body, localAddress: nextIp() });
+    const missing = await confirm({ code: codeNow(secret) });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toContain('password');
+    const wrong = await confirm({ password: 'not-the-password', code: codeNow(secret) });
+    expect(wrong.status).toBe(403);
+    expect(wrong.json).toEqual({ error: 'Wrong password' });
+    expect((await t.req('GET', '/staff/me', { token: staff.token })).json.totpEnabled).toBe(false);
+    expect((await login(staff)).status).toBe(200); // sign-in still needs no code
+    const right = await confirm({ password: staff.password, code: codeNow(secret) });
+    expect(right.status).toBe(200);
+    expect((await t.req('GET', '/staff/me', { token: staff.token })).json.totpEnabled).toBe(true);
+  });
+
   it('refuses confirm without enrolment (409) and a code-less body (400)', async () => {
     const staff = await staffWith(t, ['customers:read']);
-    expect((await t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body: { code: '123456' } })).status).toBe(409);
+    expect((await t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body: { password: staff.password, code: '123456' } })).status).toBe(409);
     const noBody = await t.req('POST', '/staff/me/totp/confirm', { token: staff.token, body: {} });
     expect(noBody.status).toBe(400);
     expect(noBody.json.error).toContain('code');

@@ -22,7 +22,7 @@ export function useStartTotp() {
 export function useConfirmTotp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => api.post<{ recoveryCodes: string[] }>('/staff/me/totp/confirm', { code }),
+    mutationFn: (body: { password: string; code: string }) => api.post<{ recoveryCodes: string[] }>('/staff/me/totp/confirm', body),
     onSuccess: () => invalidate(queryClient, keys.account),
   });
 }

@@ -1,5 +1,5 @@
-// Two-factor sign-in: enrol (QR code and secret, then a code to confirm), recovery codes
-// shown once, or disable with the password.
+// Two-factor sign-in: enrol (QR code and secret, then a code and the password to
+// confirm), recovery codes shown once, or disable with the password.
 import { useState, type FormEvent } from 'react';
 import { CopyButton } from '../../../components/copy-button';
 import { TextField } from '../../../components/field';
@@ -30,6 +30,7 @@ function Enrol({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => void }) 
   const start = useStartTotp();
   const confirm = useConfirmTotp();
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
 
   if (!start.data) {
     return (
@@ -43,18 +44,19 @@ function Enrol({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => void }) 
   }
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    confirm.mutate(code.trim(), { onSuccess: (result) => onEnabled(result.recoveryCodes) });
+    confirm.mutate({ password, code: code.trim() }, { onSuccess: (result) => onEnabled(result.recoveryCodes) });
   };
   return (
     <form className="form" onSubmit={submit} noValidate>
-      <p>Scan this code with an authenticator app, or enter the secret by hand, then type the 6-digit code it shows.</p>
+      <p>Scan this code with an authenticator app, or enter the secret by hand, then type the 6-digit code it shows and your password.</p>
       <QrCode text={start.data.otpauthUri} label="QR code for your authenticator app" />
       <p>
         Secret: <code data-testid="totp-secret">{start.data.secret}</code>
       </p>
       <ErrorMessage error={confirm.error} title="Not enabled:" />
       <TextField label="Code from the app" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
-      <button type="submit" className="button button-primary" disabled={confirm.isPending || code.trim().length === 0}>
+      <TextField label="Your password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      <button type="submit" className="button button-primary" disabled={confirm.isPending || code.trim().length === 0 || !password}>
         Confirm and enable
       </button>
     </form>
