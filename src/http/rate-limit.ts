@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { MemoryRateLimitStore, RedisRateLimitStore, type Hit, type RateLimitStore } from '../lib/rate-limit-store.js';
 import { clientIp } from './client-ip.js';
+import { MINUTE_MS } from '../lib/time.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,7 +16,6 @@ declare module 'fastify' {
 
 export const VALIDATION_LIMITED = 'Too many validation attempts. Try again shortly.';
 export const WEBHOOK_LIMITED = 'Too many requests. Please try again shortly.';
-const MINUTE_MS = 60_000;
 
 export function registerRateLimitStore(app: FastifyInstance): void {
   const { redisUrl, redisKeyPrefix } = app.config;

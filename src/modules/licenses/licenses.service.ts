@@ -28,7 +28,6 @@ import {
 import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
 import { parseSharingAlert, sharingAlertColumn } from '../sharing/sharing-alert.js';
 import {
-  DAY_MS,
   assertExpiryPolicy,
   clockStartAfterWrite,
   mergeFeatures,
@@ -37,6 +36,7 @@ import {
   storeFlag,
   type ExpiryBasis,
 } from './policy-settings.js';
+import { DAY_MS } from '../../lib/time.js';
 
 type Children = { ips: Binding[]; hwids: Binding[]; attempts: ValidationAttempt[] };
 

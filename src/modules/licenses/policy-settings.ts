@@ -8,8 +8,6 @@ import { NullableInteger } from '../../http/schemas.js';
 export const EXPIRY_BASES = ['fixed', 'creation', 'firstValidation'] as const;
 export type ExpiryBasis = (typeof EXPIRY_BASES)[number];
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
-
 export const ExpiryBasisSchema = (scope: string) =>
   Type.Unsafe<ExpiryBasis>({
     type: 'string',

@@ -1,6 +1,7 @@
 // The two settings of "bindings that heal" (DECISIONS.md), shared by products (the
 // default for new licenses) and licenses. null keeps SPEC.md's behaviour exactly.
 import { NullableInteger } from '../../http/schemas.js';
+import { DAY_MS } from '../../lib/time.js';
 
 /** Largest value a PostgreSQL `integer` column holds. */
 const MAX_INT = 2_147_483_647;
@@ -27,4 +28,4 @@ export const SelfReleaseLimit = (scope: string) =>
   });
 
 /** Self-service releases count over this rolling window. */
-export const SELF_RELEASE_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+export const SELF_RELEASE_WINDOW_MS = 30 * DAY_MS;

@@ -3,8 +3,7 @@
 // their cost does not grow with the attempts table.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-
-export const HOUR_MS = 3_600_000;
+import { HOUR_MS } from '../../lib/time.js';
 
 /**
  * Licenses active and expired at `now` (expired: at or past the expiry; null never expires).

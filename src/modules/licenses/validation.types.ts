@@ -4,7 +4,7 @@
 // which chooses between them.
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { inGrace, type Decision, type ValidationFacts, type ValidationReason } from './validation.decision.js';
-import { DAY_MS } from './policy-settings.js';
+import { DAY_MS } from '../../lib/time.js';
 
 export interface ValidationRequest {
   licenseId: string;

@@ -12,12 +12,12 @@ import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './sharing.repository.js';
 import { MAX_WINDOW_HOURS, parseSharingAlert, type SharingAlert } from './sharing-alert.js';
+import { HOUR_MS, MINUTE_MS } from '../../lib/time.js';
 
 export const SETTINGS_POLL_MS = 1000;
 /** A sighting's time may lag by this much: at most 1/60 of the shortest window (1 h). */
-export const RECORD_RESOLUTION_MS = 60_000;
-const PRUNE_EVERY_MS = 10 * 60_000;
-const HOUR_MS = 3_600_000;
+export const RECORD_RESOLUTION_MS = MINUTE_MS;
+const PRUNE_EVERY_MS = 10 * MINUTE_MS;
 /** Values remembered as recently recorded; the oldest are forgotten first (and written again when seen). */
 const MAX_REMEMBERED = 200_000;
 

@@ -11,13 +11,14 @@ import { newEvent } from './events.js';
 import * as repo from './endpoints.repository.js';
 import * as outbox from './outbox.repository.js';
 import type { Delivery, WebhookEndpoint, WebhookEndpointBody, WebhookEndpointWithSecret } from './webhooks.schemas.js';
+import { DAY_MS } from '../../lib/time.js';
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** How long a rotated secret keeps signing beside the new one: time to install the new one. */
-export const SECRET_OVERLAP_MS = 24 * 3600_000;
+export const SECRET_OVERLAP_MS = DAY_MS;
 
 function toView(row: repo.EndpointRow, events: string[]): WebhookEndpoint {
   return {
