@@ -78,7 +78,7 @@ describe('every route of the app serializes through it', () => {
     app = await buildApp(testConfig(database.url), { logger: false });
     // Root hooks reach every route, also those registered before the hook.
     app.addHook('onSend', async (request, reply: FastifyReply, payload) => {
-      const serializer = reply.getSerializationFunction(reply.statusCode) as { [WRITES_INTEGERS_UNCACHED]?: true } | undefined;
+      const serializer = reply.getSerializationFunction(String(reply.statusCode)) as { [WRITES_INTEGERS_UNCACHED]?: true } | undefined;
       if (serializer) seen.push({ route: `${request.method} ${request.routeOptions.url}`, ours: serializer[WRITES_INTEGERS_UNCACHED] === true });
       return payload;
     });

@@ -22,7 +22,7 @@ interface NumberWriters {
   asInteger: Writer;
   asNumber: Writer;
 }
-type SchemaMap = Record<string, unknown>;
+type SchemaMap = NonNullable<SerializerOptions['schema']>;
 
 /** A safe integer past 30 bits: V8 may keep it as a heap number (the pretenured case), not a small integer. */
 const isLargeInteger = (value: unknown): value is number =>
@@ -41,13 +41,14 @@ function uncached(writers: NumberWriters): void {
  * Fastify's `buildSerializer` factory: as Fastify's own (fast-json-stringify with the app's
  * shared schemas), with large integers written by toFixed(0).
  */
-export function uncachedIntegerSerializers(externalSchemas: unknown, serializerOptions: unknown) {
-  const options = { ...(serializerOptions as SerializerOptions), schema: externalSchemas as SchemaMap | undefined };
-  return ({ schema }: { schema: { $id?: string } }) => {
+export function uncachedIntegerSerializers(externalSchemas?: unknown, serializerOptions?: SerializerOptions) {
+  const options = { ...serializerOptions, schema: externalSchemas as SchemaMap | undefined };
+  return (route: { schema?: unknown }) => {
+    const schema = route.schema as { $id?: string };
     // As Fastify's compiler does: a schema is not its own external schema.
     const shared = options.schema && schema.$id && options.schema[schema.$id] ? { ...options.schema } : options.schema;
     if (shared !== options.schema && schema.$id) delete shared![schema.$id];
-    const built = fastJsonStringify(schema, { ...options, schema: shared, mode: 'debug' }) as unknown as {
+    const built = fastJsonStringify(schema as never, { ...options, schema: shared, mode: 'debug' }) as unknown as {
       code: string;
       validator: unknown;
       serializer: NumberWriters;
