@@ -25,18 +25,20 @@ import {
   type UpdateLicenseBody,
   type ValidationAttempt,
 } from './licenses.schemas.js';
-import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
-import { parseSharingAlert, sharingAlertColumn } from '../sharing/sharing-alert.js';
+import { DAY_MS } from '../../lib/time.js';
+import { clockStartAfterWrite } from './expiry-clock.js';
+import type { ExpiryBasis } from './license-settings.bounds.js';
 import {
+  SELF_RELEASE_WINDOW_MS,
   assertExpiryPolicy,
-  clockStartAfterWrite,
-  mergeFeatures,
+  copiedSettings,
+  effectiveFeatures,
   parseFeatures,
+  parseSharingAlert,
+  sharingAlertColumn,
   storeFeatures,
   storeFlag,
-  type ExpiryBasis,
-} from './policy-settings.js';
-import { DAY_MS } from '../../lib/time.js';
+} from './license-settings.js';
 
 type Children = { ips: Binding[]; hwids: Binding[]; attempts: ValidationAttempt[] };
 
@@ -66,7 +68,7 @@ function toLicense(row: LicenseRecord, children: Children, selfReleasesUsed: num
     expiryStartedAtEpochMillis: row.expiry_started_at === null ? null : Number(row.expiry_started_at),
     graceDays: row.grace_days,
     features: parseFeatures(row.features),
-    effectiveFeatures: mergeFeatures(productFeatures, row.features),
+    effectiveFeatures: effectiveFeatures(productFeatures, row.features),
     revealReasons: row.reveal_reasons === null ? null : row.reveal_reasons === 1,
     slotTimeoutMinutes: row.slot_timeout_minutes,
     selfReleaseLimit: limit,
@@ -195,37 +197,28 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
   if (!product) throw badRequest(`Unknown productId: ${input.productId}`);
   if (!(await findCustomer(trx, input.customerId))) throw badRequest(`Unknown customerId: ${input.customerId}`);
   const now = Date.now();
-  // The expiry policy comes from the product unless the body states its own basis.
-  const basis = (input.expiryBasis ?? product.expiry_basis) as ExpiryBasis;
-  const validForDays =
-    input.validForDays !== undefined
-      ? input.validForDays
-      : input.expiryBasis === undefined || input.expiryBasis === product.expiry_basis
-        ? product.valid_for_days
-        : null;
-  assertExpiryPolicy(basis, validForDays);
+  // The copied settings are the body's or the product's; the live ones only the body's (null: the product's, at use).
+  const copied = copiedSettings(input, product);
   const expiresAt =
-    input.expiresAtEpochMillis !== undefined ? input.expiresAtEpochMillis : basis === 'creation' ? now + validForDays! * DAY_MS : null;
+    input.expiresAtEpochMillis !== undefined
+      ? input.expiresAtEpochMillis
+      : copied.expiry_basis === 'creation'
+        ? now + copied.valid_for_days! * DAY_MS
+        : null;
   const row: LicenseRecord = {
     id: newLicenseKey(),
     product_id: input.productId,
     customer_id: input.customerId,
     expires_at: expiresAt,
-    max_ips: input.maxIps === undefined ? product.max_ips : input.maxIps,
-    max_hwids: input.maxHwids === undefined ? product.max_hwids : input.maxHwids,
-    slot_timeout_minutes: input.slotTimeoutMinutes === undefined ? product.slot_timeout_minutes : input.slotTimeoutMinutes,
-    self_release_limit: input.selfReleaseLimit === undefined ? product.self_release_limit : input.selfReleaseLimit,
+    ...copied,
     revoked_at: null,
     revoked_reason: null,
     revoked_previous_expires_at: null,
-    sharing_alert: sharingAlertColumn(input.sharingAlert), // null: the product's, read live (not copied)
+    sharing_alert: sharingAlertColumn(input.sharingAlert),
     sharing_suspected_at: null,
-    expiry_basis: basis,
-    valid_for_days: validForDays,
-    grace_days: input.graceDays === undefined ? product.grace_days : input.graceDays,
     features: storeFeatures(input.features),
     reveal_reasons: storeFlag(input.revealReasons),
-    expiry_started_at: clockStartAfterWrite(basis, expiresAt, null, now),
+    expiry_started_at: clockStartAfterWrite(copied.expiry_basis, expiresAt, null, now),
     expiry_set_at: now,
     version: 1,
     created_at: now,

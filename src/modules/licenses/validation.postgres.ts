@@ -29,6 +29,7 @@ import { SLOT_BIND_EVENT_TYPE, slotBindEvent, validationEvent, validationEventTy
 import { BoundFactsCache, boundKey, decidesValid } from './validation.bound-facts.js';
 import { getLicenseWithoutHistory } from './licenses.service.js';
 import { EXPIRY_START_ACTOR, expiryStartAudit } from './expiry-clock.js';
+import { revealReasons } from './license-settings.js';
 import { decideValidation, shortfall, type Decision } from './validation.decision.js';
 import { PruneSchedule } from './validation.history.js';
 import * as repo from './validation.repository.js';
@@ -152,7 +153,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       expiresAtEpochMillis: facts.expiresAt,
       graceEndsAtEpochMillis: null,
       slotTimeoutMinutes: facts.slotTimeoutMinutes,
-      revealReasons: (facts.revealReasons ?? recorded.product_reveal_reasons) === 1,
+      revealReasons: revealReasons(facts.revealReasons, recorded.product_reveal_reasons),
       licenseFeatures: facts.features,
       productFeatures: recorded.product_features,
     };

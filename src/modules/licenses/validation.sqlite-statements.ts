@@ -13,7 +13,7 @@ import type { EventGate } from '../webhooks/subscriptions.js';
 import { deleteAttemptsOlderThan, oldestKeptAttempt } from './validation.repository.js';
 import { hwidRowsQuery, ipRowsQuery, licenseRowsQuery, type LicenseRow } from './licenses.repository.js';
 import { assembleLicenses, withoutHistory, type LicenseWithoutHistory } from './licenses.service.js';
-import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
+import { SELF_RELEASE_WINDOW_MS } from './license-settings.js';
 import { ATTEMPTS_PER_INSERT, type IdleBinding, type LicenseLimits, type SlotKind, type SlotUsage } from './validation.types.js';
 
 export type Kind = SlotKind;

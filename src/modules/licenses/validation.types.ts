@@ -5,6 +5,7 @@
 import type { NewValidationAttempt } from '../../db/schema.js';
 import { inGrace, type Decision, type ValidationFacts, type ValidationReason } from './validation.decision.js';
 import { DAY_MS } from '../../lib/time.js';
+import { revealReasons } from './license-settings.js';
 
 export interface ValidationRequest {
   licenseId: string;
@@ -86,7 +87,7 @@ export function outcomeOf(license: LicenseLimits, facts: ValidationFacts, decisi
     // The license is in its grace days (whether or not this request's values were bound).
     graceEndsAtEpochMillis: expired && inGrace(facts) ? facts.graceEndsAtEpochMillis ?? null : null,
     slotTimeoutMinutes: license.slot_timeout_minutes,
-    revealReasons: (license.reveal_reasons ?? license.product_reveal_reasons ?? 0) === 1,
+    revealReasons: revealReasons(license.reveal_reasons, license.product_reveal_reasons),
     licenseFeatures: license.features,
     productFeatures: license.product_features,
   };
