@@ -92,7 +92,7 @@ export class Blocklist {
         mode: row.mode as RuleMode,
         productId: row.product_id,
         licenseId: row.license_id,
-        expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+        expiresAt: row.expires_at,
       })),
     );
     this.version = version;

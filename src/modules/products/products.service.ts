@@ -35,7 +35,7 @@ const toProduct = (row: ProductRow): Product => ({
   graceDays: row.grace_days,
   features: parseFeatures(row.features) as Product['features'],
   revealReasons: row.reveal_reasons === 1,
-  createdAtEpochMillis: Number(row.created_at),
+  createdAtEpochMillis: row.created_at,
 });
 
 /** Full replacement: omitted optional fields become null. */

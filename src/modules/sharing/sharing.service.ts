@@ -13,7 +13,7 @@ export async function licenseSharing(db: Db, licenseId: string, now = Date.now()
   if (!row) throw notFound('License not found');
   const own = parseSharingAlert(row.license_alert);
   const alert = sharingAlert(own, parseSharingAlert(row.product_alert));
-  const suspectedAt = row.sharing_suspected_at === null ? null : Number(row.sharing_suspected_at);
+  const suspectedAt = row.sharing_suspected_at;
   if (alert === null) {
     return { alert: null, alertSource: null, suspectedAtEpochMillis: suspectedAt, distinctIps: null, distinctHwids: null, topValues: { ips: [], hwids: [] } };
   }

@@ -179,7 +179,7 @@ export class DeliveryWorker {
       return;
     }
     if (current.failing_since === null) await updateEndpoint(trx, id, { failing_since: now });
-    else if (current.enabled === 1 && now - Number(current.failing_since) >= DISABLE_AFTER_MS) {
+    else if (current.enabled === 1 && now - current.failing_since >= DISABLE_AFTER_MS) {
       await disableFailingEndpoint(trx, id, 'every attempt failed for 5 days');
       this.log.warn({ endpointId: id }, 'webhook endpoint disabled after failing for 5 days');
     }

@@ -28,10 +28,10 @@ function toView(row: repo.EndpointRow, events: string[]): WebhookEndpoint {
     format: row.format as WebhookEndpoint['format'],
     description: row.description,
     enabled: row.enabled === 1,
-    failingSinceEpochMillis: row.failing_since === null ? null : Number(row.failing_since),
+    failingSinceEpochMillis: row.failing_since,
     disabledReason: row.disabled_reason,
-    createdAtEpochMillis: Number(row.created_at),
-    updatedAtEpochMillis: Number(row.updated_at),
+    createdAtEpochMillis: row.created_at,
+    updatedAtEpochMillis: row.updated_at,
   };
 }
 
@@ -166,7 +166,7 @@ export async function listDeliveries(db: Db, id: string, limit: number): Promise
     responseStatus: r.response_status,
     responseBody: r.response_body,
     durationMs: r.duration_ms,
-    atEpochMillis: Number(r.at),
+    atEpochMillis: r.at,
   }));
 }
 
