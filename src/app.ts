@@ -46,6 +46,7 @@ import { startBlocklist } from './modules/blocklist/blocklist.plugin.js';
 import { blocklistRoutes } from './modules/blocklist/blocklist.routes.js';
 import { startSharingDetection } from './modules/sharing/sharing.plugin.js';
 import { sharingRoutes } from './modules/sharing/sharing.routes.js';
+import { MINUTE_MS } from './lib/time.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -75,7 +76,7 @@ declare module 'fastify' {
 }
 
 const LOGIN_MAX_FAILURES = 10;
-const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
 
 export interface BuildOptions {
   /** pino options or false; defaults to config.logLevel in config.logFormat (http/logger.ts). */

@@ -3,6 +3,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from './modules/webhooks/retry-schedule.js';
+import { DAY_SECONDS } from './lib/time.js';
 
 export interface Config {
   port: number;
@@ -217,7 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     logLevel,
     sqliteBusyTimeoutMs: int('sqliteBusyTimeoutMs', 5000, 0, 600_000),
-    databaseWaitSeconds: int('databaseWaitSeconds', 120, 0, 86_400),
+    databaseWaitSeconds: int('databaseWaitSeconds', 120, 0, DAY_SECONDS),
     logFormat,
     metricsToken,
     metricsPort: metricsPort === 0 ? null : metricsPort,
@@ -232,7 +233,7 @@ function parseRetrySchedule(value: unknown, name: string): number[] {
   if (value === undefined || value === null) return [...DEFAULT_RETRY_SCHEDULE_SECONDS];
   const items = typeof value === 'string' ? value.split(',').map((part) => part.trim()) : value;
   const numbers = Array.isArray(items) ? items.map((item) => (typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : item)) : null;
-  if (!numbers || numbers.length === 0 || numbers.length > 50 || !numbers.every((n) => Number.isInteger(n) && n >= 0 && n <= 7 * 86400)) {
+  if (!numbers || numbers.length === 0 || numbers.length > 50 || !numbers.every((n) => Number.isInteger(n) && n >= 0 && n <= 7 * DAY_SECONDS)) {
     throw new ConfigError(`${name} must be a comma-separated list of 1 to 50 delays in whole seconds (each at most 604800), got ${JSON.stringify(value)}`);
   }
   return numbers as number[];

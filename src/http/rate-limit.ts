@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { rateLimitKeyOf } from '../lib/ip-address.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type Hit, type RateLimitStore } from '../lib/rate-limit-store.js';
 import { clientIp } from './client-ip.js';
+import { MINUTE_MS } from '../lib/time.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,7 +18,6 @@ declare module 'fastify' {
 
 export const VALIDATION_LIMITED = 'Too many validation attempts. Try again shortly.';
 export const WEBHOOK_LIMITED = 'Too many requests. Please try again shortly.';
-const MINUTE_MS = 60_000;
 
 export function registerRateLimitStore(app: FastifyInstance): void {
   const { redisUrl, redisKeyPrefix } = app.config;

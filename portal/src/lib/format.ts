@@ -1,4 +1,5 @@
 // Display formats shared by every page: dates, money, limits.
+import { SELF_RELEASE_WINDOW_DAYS } from './from-server';
 
 // Seconds shown: several validations in one minute must be told apart and ordered.
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -19,7 +20,7 @@ export function formatSlotTimeout(minutes: number | null | undefined): string {
 
 /** A self-release limit: null means the buyer cannot release machines themselves. */
 export const formatSelfReleaseLimit = (limit: number | null | undefined) =>
-  limit === null || limit === undefined ? 'Off' : `${limit} per 30 days`;
+  limit === null || limit === undefined ? 'Off' : `${limit} per ${SELF_RELEASE_WINDOW_DAYS} days`;
 
 export const formatLimit = (limit: number | null | undefined) => (limit === null || limit === undefined ? 'Unlimited' : String(limit));
 

@@ -12,10 +12,11 @@ import { PERMISSIONS, WILDCARD } from '../roles/permissions.js';
 import { findStaffById } from '../staff/staff.repository.js';
 import * as repo from './api-tokens.repository.js';
 import type { ApiTokenView, CreateApiTokenBody } from './api-tokens.schemas.js';
+import { MINUTE_MS } from '../../lib/time.js';
 
 export const API_TOKEN_PREFIX = 'lst_';
 /** lastUsedAt is written at most this often per token. */
-export const LAST_USED_INTERVAL_MS = 60_000;
+export const LAST_USED_INTERVAL_MS = MINUTE_MS;
 
 export const isApiToken = (bearer: string): boolean => bearer.startsWith(API_TOKEN_PREFIX);
 

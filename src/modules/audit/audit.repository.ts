@@ -45,7 +45,7 @@ export function listAuditEntries(
 
 export async function countAuditEntries(db: Db, filter: AuditFilter): Promise<number> {
   const row = await matchingEntries(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 /** The event names recorded so far, for a filter's choice list. */

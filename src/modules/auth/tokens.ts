@@ -4,8 +4,9 @@ import type { Db } from '../../db/database.js';
 import { randomToken } from '../../lib/secrets.js';
 import { newId } from '../../lib/ids.js';
 import { insertSettingIfAbsent, readSetting } from './settings.repository.js';
+import { DAY_SECONDS } from '../../lib/time.js';
 
-export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+export const TOKEN_LIFETIME_SECONDS = 7 * DAY_SECONDS;
 
 export interface LoginTokenClaims {
   staffId: string;

@@ -15,10 +15,11 @@ import type { EventGate } from '../webhooks/subscriptions.js';
 import * as repo from './blocklist.repository.js';
 import { toRule } from './blocklist.service.js';
 import { RuleIndex, type IndexedRule, type Presented, type RuleMode, type RuleType } from './rule-index.js';
+import { MINUTE_MS } from '../../lib/time.js';
 
 export const POLL_MS = 100;
 export const HIT_FLUSH_MS = 1000;
-export const HIT_EVENT_INTERVAL_MS = 60_000;
+export const HIT_EVENT_INTERVAL_MS = MINUTE_MS;
 export const HIT_EVENT_TYPE = BLOCKLIST_HIT_EVENT_TYPE;
 
 interface PendingHits {
@@ -91,7 +92,7 @@ export class Blocklist {
         mode: row.mode as RuleMode,
         productId: row.product_id,
         licenseId: row.license_id,
-        expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+        expiresAt: row.expires_at,
       })),
     );
     this.version = version;

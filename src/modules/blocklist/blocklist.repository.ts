@@ -44,7 +44,7 @@ export const listRules = (db: Db, filter: RuleFilter): Promise<BlocklistRulesTab
 
 export async function countRules(db: Db, filter: RuleFilter): Promise<number> {
   const row = await matchingRules(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 export const findRule = (db: Db, id: string) => db.selectFrom('blocklist_rules').selectAll().where('id', '=', id).executeTakeFirst();
@@ -62,7 +62,7 @@ export const bumpVersion = (trx: Db) =>
 
 export async function readVersion(db: Db): Promise<number> {
   const row = await db.selectFrom('blocklist_version').select('version').where('id', '=', 1).executeTakeFirst();
-  return Number(row?.version ?? 0);
+  return row?.version ?? 0;
 }
 
 /** What the in-memory index holds: the rules not yet expired. */

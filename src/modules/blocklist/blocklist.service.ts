@@ -24,13 +24,13 @@ export const toRule = (row: BlocklistRulesTable): BlocklistRule => ({
   productId: row.product_id,
   licenseId: row.license_id,
   mode: row.mode as RuleMode,
-  expiresAtEpochMillis: row.expires_at === null ? null : Number(row.expires_at),
+  expiresAtEpochMillis: row.expires_at,
   note: row.note,
-  hits: Number(row.hits),
-  lastHitAtEpochMillis: row.last_hit_at === null ? null : Number(row.last_hit_at),
-  createdAtEpochMillis: Number(row.created_at),
+  hits: row.hits,
+  lastHitAtEpochMillis: row.last_hit_at,
+  createdAtEpochMillis: row.created_at,
   createdBy: row.created_by,
-  updatedAtEpochMillis: Number(row.updated_at),
+  updatedAtEpochMillis: row.updated_at,
 });
 
 /** The value as stored and matched, or a 400 naming `value`. */

@@ -39,7 +39,7 @@ export const listCustomers = (db: Db, filter: CustomerFilter): Promise<Customers
 
 export async function countCustomers(db: Db, filter: CustomerFilter): Promise<number> {
   const row = await matchingCustomers(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 export const insertCustomer = (trx: Db, row: CustomersTable) => trx.insertInto('customers').values(row).execute();
@@ -63,5 +63,5 @@ export async function countCustomerReferences(db: Db, id: string): Promise<{ lic
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('customer_id', '=', id)
     .executeTakeFirstOrThrow();
-  return { licenses: Number(licenses.n), orders: Number(orders.n) };
+  return { licenses: licenses.n, orders: orders.n };
 }

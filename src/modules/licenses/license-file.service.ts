@@ -5,8 +5,8 @@ import { recordAudit } from '../audit/audit.service.js';
 import { signCompact } from '../signing/jws.js';
 import type { SigningKey } from '../signing/key-material.js';
 import { getLicense } from './licenses.service.js';
+import { DAY_MS } from '../../lib/time.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_VALID_FOR_DAYS = 365;
 
 export async function issueLicenseFile(

@@ -47,7 +47,7 @@ const selectedIds = (db: Db, filter: LicenseFilter) =>
 
 export async function countLicenses(db: Db, filter: LicenseFilter): Promise<number> {
   const row = await matchingLicenses(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 /**
@@ -218,7 +218,7 @@ export async function boundValues(trx: Db, kind: 'ip' | 'hwid', licenseId: strin
     kind === 'ip'
       ? await trx.selectFrom('license_ips').select(['ip as value', 'first_seen_at', 'last_seen_at']).where('license_id', '=', licenseId).execute()
       : await trx.selectFrom('license_hwids').select(['hwid as value', 'first_seen_at', 'last_seen_at']).where('license_id', '=', licenseId).execute();
-  return new Map(rows.map((r) => [r.value, { value: r.value, firstSeenAt: Number(r.first_seen_at), lastSeenAt: Number(r.last_seen_at) }]));
+  return new Map(rows.map((r) => [r.value, { value: r.value, firstSeenAt: r.first_seen_at, lastSeenAt: r.last_seen_at }]));
 }
 
 /** Replaces the license's bound IPs (or HWIDs) with `values`, in order. */

@@ -1,9 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
-import { SelfReleaseLimit, SlotTimeoutMinutes } from './slot-settings.js';
-import { SharingAlertSetting } from '../sharing/sharing-alert.js';
-import { EffectiveFeaturesSchema, ExpiryBasisSchema, FeaturesSchema, GraceDaysSchema, ValidForDaysSchema } from './policy-settings.js';
+import { MAX_INT } from './license-settings.bounds.js';
+import {
+  EffectiveFeaturesSchema,
+  ExpiryBasisSchema,
+  FeaturesSchema,
+  GraceDaysSchema,
+  LicenseRevealReasonsSchema,
+  SelfReleaseLimitSchema,
+  SharingAlertSchema,
+  SlotLimitSchema,
+  SlotTimeoutMinutesSchema,
+  ValidForDaysSchema,
+} from './license-settings.schemas.js';
 
 /**
  * Why a validation attempt ended as it did: the first failed check, or VALID (GRACE: valid
@@ -18,29 +28,19 @@ export const SUCCESS_REASONS: readonly Reason[] = ['VALID', 'GRACE'];
 /** What the validate body's `reason` may say (where revealed). */
 export const ANSWER_REASONS = REASONS.filter((r) => r !== 'UNKNOWN');
 
-const RevealReasons = (scope: string) =>
-  Type.Unsafe<boolean | null>({
-    type: ['boolean', 'null'],
-    description: `${scope}Whether the validate body carries \`reason\`; null: the product's setting (read live).`,
-    examples: [true],
-  });
-
 /** The policy settings a license carries (request bodies). */
 const policyInput = (scope: string) => ({
   expiryBasis: Type.Optional(ExpiryBasisSchema(scope)),
   validForDays: Type.Optional(ValidForDaysSchema(scope)),
   graceDays: Type.Optional(GraceDaysSchema(scope)),
   features: Type.Optional(FeaturesSchema(`${scope}The license's overrides, merged over the product's. `, true)),
-  revealReasons: Type.Optional(RevealReasons(scope)),
+  revealReasons: Type.Optional(LicenseRevealReasonsSchema(scope)),
 });
 
-/** Largest value a PostgreSQL `integer` column holds. */
-const MAX_INT = 2_147_483_647;
+const LICENSE_SHARING_ALERT = SharingAlertSchema("The license's own; null (or omitted): its product's, read live. ");
 
-const LICENSE_SHARING_ALERT = SharingAlertSetting("The license's own; null (or omitted): its product's, read live. ");
-
-const SlotLimit = (what: string) =>
-  NullableInteger({ minimum: 0, maximum: MAX_INT, description: `Most ${what} that may be bound; null means unlimited`, examples: [3] });
+const SlotLimit = (setting: 'maxIps' | 'maxHwids', what: string) =>
+  SlotLimitSchema(setting, `Most ${what} that may be bound; null means unlimited`, 3);
 
 const Expiry = NullableInteger({
   minimum: -Number.MAX_SAFE_INTEGER,
@@ -77,12 +77,12 @@ export const LicenseSchema = Type.Object({
   productId: Type.String({ description: 'Product the license is for' }),
   customerId: Type.String({ description: 'Owning customer' }),
   expiresAtEpochMillis: Expiry,
-  maxIps: SlotLimit('IP addresses'),
-  maxHwids: SlotLimit('hardware ids'),
+  maxIps: SlotLimit('maxIps', 'IP addresses'),
+  maxHwids: SlotLimit('maxHwids', 'hardware ids'),
   usedIps: Type.Array(Type.String(), { description: 'Bound IP addresses, in binding order' }),
   usedHwids: Type.Array(Type.String(), { description: 'Bound hardware ids, in binding order' }),
-  slotTimeoutMinutes: SlotTimeoutMinutes(''),
-  selfReleaseLimit: SelfReleaseLimit(''),
+  slotTimeoutMinutes: SlotTimeoutMinutesSchema(''),
+  selfReleaseLimit: SelfReleaseLimitSchema(''),
   sharingAlert: LICENSE_SHARING_ALERT,
   sharingSuspectedAtEpochMillis: NullableInteger({
     description: 'When shared-key detection suspected the license (POST /licenses/{id}/sharing/clear clears it); null: not suspected',
@@ -107,7 +107,7 @@ export const LicenseSchema = Type.Object({
   graceDays: GraceDaysSchema(''),
   features: FeaturesSchema("The license's own overrides (a null value removes the product's key). ", true),
   effectiveFeatures: EffectiveFeaturesSchema,
-  revealReasons: RevealReasons(''),
+  revealReasons: LicenseRevealReasonsSchema(''),
   selfReleasesUsed: Type.Integer({ description: 'Self-service releases counted in the last 30 days' }),
   selfReleasesLeft: NullableInteger({
     description: 'How many more self-service releases the rolling 30 days allow now; null when self-service release is off',
@@ -127,10 +127,10 @@ export const CreateLicenseBodySchema = Type.Object({
   productId: ProductId,
   customerId: CustomerId,
   expiresAtEpochMillis: Type.Optional(Expiry),
-  maxIps: Type.Optional(SlotLimit("IP addresses (omitted: the product's default)")),
-  maxHwids: Type.Optional(SlotLimit("hardware ids (omitted: the product's default)")),
-  slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes("Omitted: the product's default. ")),
-  selfReleaseLimit: Type.Optional(SelfReleaseLimit("Omitted: the product's default. ")),
+  maxIps: Type.Optional(SlotLimit('maxIps', "IP addresses (omitted: the product's default)")),
+  maxHwids: Type.Optional(SlotLimit('maxHwids', "hardware ids (omitted: the product's default)")),
+  slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutesSchema("Omitted: the product's default. ")),
+  selfReleaseLimit: Type.Optional(SelfReleaseLimitSchema("Omitted: the product's default. ")),
   ...policyInput("Omitted: the product's default (features: {}, revealReasons: null). "),
   sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
 });
@@ -163,10 +163,10 @@ export const UpdateLicenseBodySchema = Type.Object({
   customerId: CustomerId,
   version: Type.Integer({ minimum: -MAX_INT - 1, maximum: MAX_INT, description: 'The version you read; a different stored version is 409', examples: [1] }),
   expiresAtEpochMillis: Type.Optional(Expiry),
-  maxIps: Type.Optional(SlotLimit('IP addresses')),
-  maxHwids: Type.Optional(SlotLimit('hardware ids')),
-  slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes('Omitted: null. ')),
-  selfReleaseLimit: Type.Optional(SelfReleaseLimit('Omitted: null. ')),
+  maxIps: Type.Optional(SlotLimit('maxIps', 'IP addresses')),
+  maxHwids: Type.Optional(SlotLimit('maxHwids', 'hardware ids')),
+  slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutesSchema('Omitted: null. ')),
+  selfReleaseLimit: Type.Optional(SelfReleaseLimitSchema('Omitted: null. ')),
   ...policyInput('Omitted: null (expiryBasis fixed, features {}). '),
   sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
   usedIps: Type.Optional(BoundList('IP addresses')),

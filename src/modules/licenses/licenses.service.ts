@@ -25,18 +25,20 @@ import {
   type UpdateLicenseBody,
   type ValidationAttempt,
 } from './licenses.schemas.js';
-import { SELF_RELEASE_WINDOW_MS } from './slot-settings.js';
-import { parseSharingAlert, sharingAlertColumn } from '../sharing/sharing-alert.js';
+import { DAY_MS } from '../../lib/time.js';
+import { clockStartAfterWrite } from './expiry-clock.js';
+import type { ExpiryBasis } from './license-settings.bounds.js';
 import {
-  DAY_MS,
+  SELF_RELEASE_WINDOW_MS,
   assertExpiryPolicy,
-  clockStartAfterWrite,
-  mergeFeatures,
+  copiedSettings,
+  effectiveFeatures,
   parseFeatures,
+  parseSharingAlert,
+  sharingAlertColumn,
   storeFeatures,
   storeFlag,
-  type ExpiryBasis,
-} from './policy-settings.js';
+} from './license-settings.js';
 
 type Children = { ips: Binding[]; hwids: Binding[]; attempts: ValidationAttempt[] };
 
@@ -44,8 +46,8 @@ const noChildren = (): Children => ({ ips: [], hwids: [], attempts: [] });
 
 const binding = (value: string, row: { first_seen_at: number; last_seen_at: number }): Binding => ({
   value,
-  firstSeenAtEpochMillis: Number(row.first_seen_at),
-  lastSeenAtEpochMillis: Number(row.last_seen_at),
+  firstSeenAtEpochMillis: row.first_seen_at,
+  lastSeenAtEpochMillis: row.last_seen_at,
 });
 
 function toLicense(row: LicenseRecord, children: Children, selfReleasesUsed: number, productFeatures: string | null): License {
@@ -54,30 +56,30 @@ function toLicense(row: LicenseRecord, children: Children, selfReleasesUsed: num
     id: row.id,
     productId: row.product_id,
     customerId: row.customer_id,
-    expiresAtEpochMillis: row.expires_at === null ? null : Number(row.expires_at),
+    expiresAtEpochMillis: row.expires_at,
     maxIps: row.max_ips,
     maxHwids: row.max_hwids,
     usedIps: children.ips.map((b) => b.value),
     usedHwids: children.hwids.map((b) => b.value),
-    revokedAtEpochMillis: row.revoked_at === null ? null : Number(row.revoked_at),
+    revokedAtEpochMillis: row.revoked_at,
     revokedReason: row.revoked_reason,
     expiryBasis: row.expiry_basis as ExpiryBasis,
     validForDays: row.valid_for_days,
-    expiryStartedAtEpochMillis: row.expiry_started_at === null ? null : Number(row.expiry_started_at),
+    expiryStartedAtEpochMillis: row.expiry_started_at,
     graceDays: row.grace_days,
     features: parseFeatures(row.features),
-    effectiveFeatures: mergeFeatures(productFeatures, row.features),
+    effectiveFeatures: effectiveFeatures(productFeatures, row.features),
     revealReasons: row.reveal_reasons === null ? null : row.reveal_reasons === 1,
     slotTimeoutMinutes: row.slot_timeout_minutes,
     selfReleaseLimit: limit,
     sharingAlert: parseSharingAlert(row.sharing_alert),
-    sharingSuspectedAtEpochMillis: row.sharing_suspected_at === null ? null : Number(row.sharing_suspected_at),
+    sharingSuspectedAtEpochMillis: row.sharing_suspected_at,
     bindings: { ips: children.ips, hwids: children.hwids },
     selfReleasesUsed,
     selfReleasesLeft: limit === null ? null : Math.max(0, limit - selfReleasesUsed),
     version: row.version,
     validationAttempts: children.attempts,
-    createdAtEpochMillis: Number(row.created_at),
+    createdAtEpochMillis: row.created_at,
   };
 }
 
@@ -116,7 +118,7 @@ export function assembleLicenses(
     byId.get(r.license_id)?.attempts.push({
       hwid: r.hwid,
       ip: r.ip,
-      timestampEpochMillis: Number(r.timestamp),
+      timestampEpochMillis: r.timestamp,
       successful: r.successful === 1,
       reason: r.reason as Reason,
     });
@@ -124,7 +126,7 @@ export function assembleLicenses(
   return rows.map((row) => {
     const children = byId.get(row.id)!;
     if (historyMax > 0 && children.attempts.length > historyMax) children.attempts = children.attempts.slice(-historyMax);
-    return toLicense(row, children, Number(row.self_releases_used), row.product_features);
+    return toLicense(row, children, row.self_releases_used, row.product_features);
   });
 }
 
@@ -195,37 +197,28 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
   if (!product) throw badRequest(`Unknown productId: ${input.productId}`);
   if (!(await findCustomer(trx, input.customerId))) throw badRequest(`Unknown customerId: ${input.customerId}`);
   const now = Date.now();
-  // The expiry policy comes from the product unless the body states its own basis.
-  const basis = (input.expiryBasis ?? product.expiry_basis) as ExpiryBasis;
-  const validForDays =
-    input.validForDays !== undefined
-      ? input.validForDays
-      : input.expiryBasis === undefined || input.expiryBasis === product.expiry_basis
-        ? product.valid_for_days
-        : null;
-  assertExpiryPolicy(basis, validForDays);
+  // The copied settings are the body's or the product's; the live ones only the body's (null: the product's, at use).
+  const copied = copiedSettings(input, product);
   const expiresAt =
-    input.expiresAtEpochMillis !== undefined ? input.expiresAtEpochMillis : basis === 'creation' ? now + validForDays! * DAY_MS : null;
+    input.expiresAtEpochMillis !== undefined
+      ? input.expiresAtEpochMillis
+      : copied.expiry_basis === 'creation'
+        ? now + copied.valid_for_days! * DAY_MS
+        : null;
   const row: LicenseRecord = {
     id: newLicenseKey(),
     product_id: input.productId,
     customer_id: input.customerId,
     expires_at: expiresAt,
-    max_ips: input.maxIps === undefined ? product.max_ips : input.maxIps,
-    max_hwids: input.maxHwids === undefined ? product.max_hwids : input.maxHwids,
-    slot_timeout_minutes: input.slotTimeoutMinutes === undefined ? product.slot_timeout_minutes : input.slotTimeoutMinutes,
-    self_release_limit: input.selfReleaseLimit === undefined ? product.self_release_limit : input.selfReleaseLimit,
+    ...copied,
     revoked_at: null,
     revoked_reason: null,
     revoked_previous_expires_at: null,
-    sharing_alert: sharingAlertColumn(input.sharingAlert), // null: the product's, read live (not copied)
+    sharing_alert: sharingAlertColumn(input.sharingAlert),
     sharing_suspected_at: null,
-    expiry_basis: basis,
-    valid_for_days: validForDays,
-    grace_days: input.graceDays === undefined ? product.grace_days : input.graceDays,
     features: storeFeatures(input.features),
     reveal_reasons: storeFlag(input.revealReasons),
-    expiry_started_at: clockStartAfterWrite(basis, expiresAt, null, now),
+    expiry_started_at: clockStartAfterWrite(copied.expiry_basis, expiresAt, null, now),
     expiry_set_at: now,
     version: 1,
     created_at: now,
@@ -380,13 +373,13 @@ export async function patchLicense(trx: Db, actor: string, id: string, body: Pat
     values.expiry_basis = basis;
     values.valid_for_days = validForDays;
   }
-  let expiresAt = row.expires_at === null ? null : Number(row.expires_at);
+  let expiresAt = row.expires_at;
   if (body.expiresAtEpochMillis !== undefined) {
     expiresAt = body.expiresAtEpochMillis;
     Object.assign(values, { expires_at: expiresAt, expiry_set_at: now, revoked_at: null, revoked_reason: null, revoked_previous_expires_at: null });
   }
   if (body.expiresAtEpochMillis !== undefined || body.expiryBasis !== undefined) {
-    values.expiry_started_at = clockStartAfterWrite(basis, expiresAt, row.expiry_started_at === null ? null : Number(row.expiry_started_at), now);
+    values.expiry_started_at = clockStartAfterWrite(basis, expiresAt, row.expiry_started_at, now);
   }
   if (Object.keys(values).length > 0) await withReferenceCheck(() => repo.updateLicenseFields(trx, id, values));
   if (body.usedIps !== undefined) await replaceBindings(trx, 'ip', id, unique(body.usedIps), now);
@@ -454,7 +447,7 @@ export async function revokeLicense(
   await recordAudit(trx, actor, 'licenses.revoke', {
     licenseId: id,
     reason,
-    previousExpiresAtEpochMillis: previous === null ? null : Number(previous),
+    previousExpiresAtEpochMillis: previous,
     ...auditTag,
   });
   return getLicense(trx, id, historyMax);
@@ -468,6 +461,6 @@ export async function reinstateLicense(trx: Db, actor: string, id: string, histo
     throw conflict('License is not revoked');
   }
   const expires = reinstated.expires_at;
-  await recordAudit(trx, actor, 'licenses.reinstate', { licenseId: id, expiresAtEpochMillis: expires === null ? null : Number(expires) });
+  await recordAudit(trx, actor, 'licenses.reinstate', { licenseId: id, expiresAtEpochMillis: expires });
   return getLicense(trx, id, historyMax);
 }

@@ -3,8 +3,7 @@
 // their cost does not grow with the attempts table.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-
-export const HOUR_MS = 3_600_000;
+import { HOUR_MS } from '../../lib/time.js';
 
 /**
  * Licenses active and expired at `now` (expired: at or past the expiry; null never expires).
@@ -15,7 +14,7 @@ export async function countLicensesByStatus(db: Db, now: number): Promise<{ acti
     db.selectFrom('licenses').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     db.selectFrom('licenses').select((eb) => eb.fn.countAll<number>().as('n')).where('expires_at', '<=', now).executeTakeFirstOrThrow(),
   ]);
-  return { active: Number(total.n) - Number(expired.n), expired: Number(expired.n) };
+  return { active: total.n - expired.n, expired: expired.n };
 }
 
 /**
@@ -37,11 +36,14 @@ export function attemptsByHourQuery(db: Db, since: number, before = Number.MAX_S
     .orderBy(hour);
 }
 
-/** The whole hours from `fromHour` on, from the counters (an hour's shards summed, however many attempts). */
+/**
+ * The whole hours from `fromHour` on, from the counters (an hour's shards summed, however many attempts).
+ * A sum of bigint columns is `numeric` on PostgreSQL, which pg returns as a string.
+ */
 export const countedHoursQuery = (db: Db, fromHour: number) =>
   db
     .selectFrom('validation_counts_by_hour')
-    .select((eb) => ['hour', eb.fn.sum<number>('attempts').as('attempts'), eb.fn.sum<number>('successful').as('successful')])
+    .select((eb) => ['hour', eb.fn.sum<number | string>('attempts').as('attempts'), eb.fn.sum<number | string>('successful').as('successful')])
     .where('hour', '>=', fromHour)
     .groupBy('hour')
     .having((eb) => eb.fn.sum('attempts'), '>', 0)
@@ -53,8 +55,8 @@ export interface HourRow {
   successful: number;
 }
 
-const toHourRow = (r: { hour: number; attempts: number; successful: number }): HourRow => ({
-  hour: Number(r.hour),
+const toHourRow = (r: { hour: number; attempts: number | string; successful: number | string }): HourRow => ({
+  hour: r.hour,
   attempts: Number(r.attempts),
   successful: Number(r.successful),
 });

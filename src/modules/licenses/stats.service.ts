@@ -4,8 +4,7 @@ import type { Db } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
 import * as repo from './stats.repository.js';
 import { DEFAULT_STATS_WINDOW_DAYS, MAX_STATS_WINDOW_DAYS, type LicenseStats, type LicenseStatsQuery } from './stats.schemas.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, HOUR_MS } from '../../lib/time.js';
 
 /** `since` as given, or the default window; 400 when it reaches too far back or lies ahead. */
 function windowStart(since: number | undefined, now: number): number {
@@ -21,7 +20,7 @@ export async function getLicenseStats(db: Db, query: LicenseStatsQuery, now: num
   return {
     ...status,
     validationsByHour: hours.map((h) => ({
-      hourEpochMillis: h.hour * repo.HOUR_MS,
+      hourEpochMillis: h.hour * HOUR_MS,
       successful: h.successful,
       failed: h.attempts - h.successful,
     })),

@@ -13,6 +13,7 @@ import {
 } from './polymart.schemas.js';
 import { handleDelivery, handlePlaceholder, type PlaceholderRequest, type WebhookDelivery } from './polymart.service.js';
 import { isPolymartSignature, SIGNATURE_HEADER } from './polymart.signature.js';
+import { MINUTE_MS } from '../../lib/time.js';
 
 export const POLYMART_PATHS = { webhook: '/integrations/polymart', placeholder: '/integrations/polymart/placeholder' };
 const BODY_LIMIT = 64 * 1024;
@@ -31,7 +32,7 @@ const polymartRateLimit = (app: FastifyInstance) =>
   rateLimitHook(app, {
     name: 'polymart',
     max: app.config.webhookRateLimit,
-    windowMs: 60_000,
+    windowMs: MINUTE_MS,
     reject: (reply) => reply.code(429).send({ error: WEBHOOK_LIMITED }),
   });
 

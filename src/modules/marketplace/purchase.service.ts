@@ -13,8 +13,8 @@ import { createCustomer } from '../customers/customers.service.js';
 import { findActiveLicense, insertLicense, withoutHistory, type LicenseWithoutHistory } from '../licenses/licenses.service.js';
 import { createOrder } from '../orders/orders.service.js';
 import type { Product } from '../products/products.schemas.js';
+import { DAY_MS } from '../../lib/time.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const ATTEMPTS = 3;
 
 export interface Purchase {

@@ -44,7 +44,7 @@ export const listOrders = (db: Db, filter: OrderFilter): Promise<OrdersTable[]> 
 
 export async function countOrders(db: Db, filter: OrderFilter): Promise<number> {
   const row = await matchingOrders(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 /** Product ids per order, in position order, for all `orderIds` (one query per 500 orders). */

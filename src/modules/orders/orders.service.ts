@@ -36,7 +36,7 @@ const toOrder = (row: OrdersTable, productIds: string[], licenseIds: string[]): 
   licenseIds,
   createdAtEpochMillis: row.created_at,
   // Absent while the order stands: an order reads as SPEC.md's Order until it is refunded.
-  ...(row.refunded_at !== null && row.refunded_at !== undefined && { refundedAtEpochMillis: Number(row.refunded_at) }),
+  ...(row.refunded_at !== null && row.refunded_at !== undefined && { refundedAtEpochMillis: row.refunded_at }),
 });
 
 async function assertReferencesExist(db: Db, items: OrderItems): Promise<void> {

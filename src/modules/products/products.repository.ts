@@ -41,7 +41,7 @@ export const listProductNames = (db: Db) =>
 
 export async function countProducts(db: Db, filter: ProductFilter): Promise<number> {
   const row = await matchingProducts(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 /** Which of `ids` exist. */
@@ -73,5 +73,5 @@ export async function countProductReferences(db: Db, id: string): Promise<{ lice
     .select((eb) => eb.fn.count<number>('order_id').distinct().as('n'))
     .where('product_id', '=', id)
     .executeTakeFirstOrThrow();
-  return { licenses: Number(licenses.n), orders: Number(orders.n) };
+  return { licenses: licenses.n, orders: orders.n };
 }

@@ -1,20 +1,24 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
-import { SelfReleaseLimit, SlotTimeoutMinutes } from '../licenses/slot-settings.js';
-import { ExpiryBasisSchema, FeaturesSchema, GraceDaysSchema, ValidForDaysSchema } from '../licenses/policy-settings.js';
-import { SharingAlertSetting } from '../sharing/sharing-alert.js';
-
-/** Largest value a PostgreSQL `integer` column holds. */
-const MAX_INT = 2_147_483_647;
+import { MAX_INT } from '../licenses/license-settings.bounds.js';
+import {
+  ExpiryBasisSchema,
+  FeaturesSchema,
+  GraceDaysSchema,
+  SelfReleaseLimitSchema,
+  SharingAlertSchema,
+  SlotLimitSchema,
+  SlotTimeoutMinutesSchema,
+  ValidForDaysSchema,
+} from '../licenses/license-settings.schemas.js';
 /** Keeps amounts finite: JSON numbers such as 1e400 parse to Infinity. */
 export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 
-const PRODUCT_SHARING_ALERT = SharingAlertSetting(
+const PRODUCT_SHARING_ALERT = SharingAlertSchema(
   "Applies live to every license of the product that has none of its own (null: off; not copied into licenses). ",
 );
 
-const slotLimit = (what: string) =>
-  NullableInteger({ minimum: 0, maximum: MAX_INT, description: `${what}; null means unlimited`, examples: [2] });
+const slotLimit = (setting: 'maxIps' | 'maxHwids', what: string) => SlotLimitSchema(setting, `${what}; null means unlimited`, 2);
 
 export const ProductSchema = Type.Object({
   id: Type.String({ description: 'Product id (UUIDv7)' }),
@@ -29,8 +33,8 @@ export const ProductSchema = Type.Object({
   maxHwids: NullableInteger({ description: 'Default HWID slot limit of new licenses; null means unlimited' }),
   marketplaceResourceId: NullableString({ description: 'Marketplace resource id the webhook matches; null when unset' }),
   polymartProductId: NullableString({ description: 'Polymart product id the Polymart integration matches; null when unset' }),
-  slotTimeoutMinutes: SlotTimeoutMinutes('Default for new licenses. '),
-  selfReleaseLimit: SelfReleaseLimit('Default for new licenses. '),
+  slotTimeoutMinutes: SlotTimeoutMinutesSchema('Default for new licenses. '),
+  selfReleaseLimit: SelfReleaseLimitSchema('Default for new licenses. '),
   expiryBasis: ExpiryBasisSchema('Default for new licenses. '),
   validForDays: ValidForDaysSchema('Default for new licenses. '),
   graceDays: GraceDaysSchema('Default for new licenses. '),
@@ -64,8 +68,8 @@ export const ProductBodySchema = Type.Object(
         examples: [30],
       }),
     ),
-    maxIps: Type.Optional(slotLimit('Default IP slot limit for licenses of this product')),
-    maxHwids: Type.Optional(slotLimit('Default HWID slot limit for licenses of this product')),
+    maxIps: Type.Optional(slotLimit('maxIps', 'Default IP slot limit for licenses of this product')),
+    maxHwids: Type.Optional(slotLimit('maxHwids', 'Default HWID slot limit for licenses of this product')),
     marketplaceResourceId: Type.Optional(
       NullableString({
         minLength: 1,
@@ -84,8 +88,8 @@ export const ProductBodySchema = Type.Object(
         examples: ['4321'],
       }),
     ),
-    slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutes('Default for licenses created afterwards. ')),
-    selfReleaseLimit: Type.Optional(SelfReleaseLimit('Default for licenses created afterwards. ')),
+    slotTimeoutMinutes: Type.Optional(SlotTimeoutMinutesSchema('Default for licenses created afterwards. ')),
+    selfReleaseLimit: Type.Optional(SelfReleaseLimitSchema('Default for licenses created afterwards. ')),
     expiryBasis: Type.Optional(ExpiryBasisSchema('Default for licenses created afterwards (omitted: fixed). ')),
     validForDays: Type.Optional(ValidForDaysSchema('Default for licenses created afterwards. ')),
     graceDays: Type.Optional(GraceDaysSchema('Default for licenses created afterwards. ')),

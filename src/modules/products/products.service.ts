@@ -9,10 +9,10 @@ import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { referencedByMessage } from '../../lib/references.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { parseSharingAlert, sharingAlertColumn } from '../sharing/sharing-alert.js';
 import * as repo from './products.repository.js';
 import type { Product, ProductBody, ProductName, ProductPatch, ProductQuery } from './products.schemas.js';
-import { assertExpiryPolicy, parseFeatures, storeFeatures, type ExpiryBasis } from '../licenses/policy-settings.js';
+import type { ExpiryBasis } from '../licenses/license-settings.bounds.js';
+import { assertExpiryPolicy, parseFeatures, parseSharingAlert, sharingAlertColumn, storeFeatures } from '../licenses/license-settings.js';
 
 const toProduct = (row: ProductRow): Product => ({
   id: row.id,
@@ -35,7 +35,7 @@ const toProduct = (row: ProductRow): Product => ({
   graceDays: row.grace_days,
   features: parseFeatures(row.features) as Product['features'],
   revealReasons: row.reveal_reasons === 1,
-  createdAtEpochMillis: Number(row.created_at),
+  createdAtEpochMillis: row.created_at,
 });
 
 /** Full replacement: omitted optional fields become null. */

@@ -11,13 +11,15 @@ import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './sharing.repository.js';
-import { MAX_WINDOW_HOURS, parseSharingAlert, type SharingAlert } from './sharing-alert.js';
+import { LICENSE_SETTINGS } from '../licenses/license-settings.bounds.js';
+import { parseSharingAlert, sharingAlert } from '../licenses/license-settings.js';
+import type { SharingAlert } from '../licenses/license-settings.schemas.js';
+import { HOUR_MS, MINUTE_MS } from '../../lib/time.js';
 
 export const SETTINGS_POLL_MS = 1000;
 /** A sighting's time may lag by this much: at most 1/60 of the shortest window (1 h). */
-export const RECORD_RESOLUTION_MS = 60_000;
-const PRUNE_EVERY_MS = 10 * 60_000;
-const HOUR_MS = 3_600_000;
+export const RECORD_RESOLUTION_MS = MINUTE_MS;
+const PRUNE_EVERY_MS = 10 * MINUTE_MS;
 /** Values remembered as recently recorded; the oldest are forgotten first (and written again when seen). */
 const MAX_REMEMBERED = 200_000;
 
@@ -61,7 +63,7 @@ export class SharingDetector {
 
   /** The alert in force for a license: its own, else its product's (null: off). */
   alertFor(licenseId: string, productId: string | undefined): SharingAlert | null {
-    return this.licenseAlerts.get(licenseId) ?? (productId === undefined ? undefined : this.productAlerts.get(productId)) ?? null;
+    return sharingAlert(this.licenseAlerts.get(licenseId), productId === undefined ? undefined : this.productAlerts.get(productId));
   }
 
   /** Records what this validation presented, when an alert applies; resolves once any resulting mark is committed. */
@@ -155,7 +157,7 @@ export class SharingDetector {
   async prune(now = Date.now()): Promise<void> {
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
-    await repo.pruneSightings(this.db, now - MAX_WINDOW_HOURS * HOUR_MS).catch(() => undefined);
+    await repo.pruneSightings(this.db, now - LICENSE_SETTINGS.sharingAlert.windowHours.maximum * HOUR_MS).catch(() => undefined);
   }
 
   async start(): Promise<void> {

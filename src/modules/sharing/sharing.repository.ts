@@ -48,7 +48,7 @@ export async function countSightings(db: Db, licenseId: string, since: number): 
     .where('last_seen_at', '>', since)
     .groupBy('kind')
     .execute();
-  const of = (kind: SightingKind) => Number(rows.find((r) => r.kind === kind)?.n ?? 0);
+  const of = (kind: SightingKind) => rows.find((r) => r.kind === kind)?.n ?? 0;
   return { ips: of('ip'), hwids: of('hwid') };
 }
 
@@ -98,5 +98,5 @@ export async function topValues(db: Db, licenseId: string, kind: SightingKind, s
     .orderBy('last', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ value: String(r.value), attempts: Number(r.attempts), lastSeenAtEpochMillis: Number(r.last) }));
+  return rows.map((r) => ({ value: String(r.value), attempts: r.attempts, lastSeenAtEpochMillis: r.last }));
 }

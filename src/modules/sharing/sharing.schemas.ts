@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger } from '../../http/schemas.js';
-import { SharingAlertSetting } from './sharing-alert.js';
+import { SharingAlertSchema } from '../licenses/license-settings.schemas.js';
 
 const TopValueSchema = Type.Object({
   value: Type.String({ description: 'The IP address or hardware id' }),
@@ -18,7 +18,7 @@ export const TopValuesSchema = Type.Object(
 
 export const LicenseSharingSchema = Type.Object(
   {
-    alert: SharingAlertSetting('The alert in force (the license\'s own, else its product\'s). '),
+    alert: SharingAlertSchema('The alert in force (the license\'s own, else its product\'s). '),
     alertSource: Type.Unsafe<'license' | 'product' | null>({ type: ['string', 'null'], enum: ['license', 'product', null], description: 'Where the alert comes from; null: off' }),
     suspectedAtEpochMillis: NullableInteger({ description: 'When the license was suspected of sharing; null: not suspected (or cleared)' }),
     distinctIps: NullableInteger({ description: 'Distinct IPs it was presented from within the window (to the minute); null without an alert' }),

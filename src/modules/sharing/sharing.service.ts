@@ -5,15 +5,15 @@ import { conflict, notFound } from '../../http/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { windowStart } from './sharing.detector.js';
 import * as repo from './sharing.repository.js';
-import { parseSharingAlert } from './sharing-alert.js';
+import { parseSharingAlert, sharingAlert } from '../licenses/license-settings.js';
 import type { LicenseSharing } from './sharing.schemas.js';
 
 export async function licenseSharing(db: Db, licenseId: string, now = Date.now()): Promise<LicenseSharing> {
   const row = await repo.alertsOfLicense(db, licenseId);
   if (!row) throw notFound('License not found');
   const own = parseSharingAlert(row.license_alert);
-  const alert = own ?? parseSharingAlert(row.product_alert);
-  const suspectedAt = row.sharing_suspected_at === null ? null : Number(row.sharing_suspected_at);
+  const alert = sharingAlert(own, parseSharingAlert(row.product_alert));
+  const suspectedAt = row.sharing_suspected_at;
   if (alert === null) {
     return { alert: null, alertSource: null, suspectedAtEpochMillis: suspectedAt, distinctIps: null, distinctHwids: null, topValues: { ips: [], hwids: [] } };
   }

@@ -6,10 +6,11 @@
 import type { Db } from '../../db/database.js';
 import { generateSigningKeyPem, publicJwk, signingKeyFromPem, type PublicJwk, type SigningKey } from './key-material.js';
 import * as repo from './signing.repository.js';
+import { MINUTE_MS } from '../../lib/time.js';
 
 const REFRESH_MS = 1000;
 /** A key's last signing time is written to the database at most this often per instance. */
-export const LAST_SIGNED_PERSIST_MS = 60_000;
+export const LAST_SIGNED_PERSIST_MS = MINUTE_MS;
 /** Receipt-Key-Ids beyond this many kids are ignored (a client pins a handful). */
 const MAX_PINNED_KIDS = 16;
 

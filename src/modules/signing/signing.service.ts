@@ -16,15 +16,15 @@ const CONFIGURED = 'SIGNING_KEY is configured: the configuration owns the signin
 /** This instance's own latest signing (not yet written) or the stored one, whichever is later. */
 export type LastSignedHere = (kid: string) => number | null;
 
-const latest = (stored: number | null, here: number | null) => (stored === null ? here : here === null ? Number(stored) : Math.max(Number(stored), here));
+const latest = (stored: number | null, here: number | null) => (stored === null ? here : here === null ? stored : Math.max(stored, here));
 
 const toView = (row: SigningKeysTable, configured: SigningKey | null, lastSignedHere: LastSignedHere = () => null): SigningKeyView => {
   // With SIGNING_KEY configured every stored key is retired in effect.
   const state = configured && row.slot === repo.CURRENT ? 'retired' : repo.stateOf(row);
   return {
     kid: row.kid,
-    createdAtEpochMillis: Number(row.created_at),
-    retiredAtEpochMillis: row.retired_at === null ? null : Number(row.retired_at),
+    createdAtEpochMillis: row.created_at,
+    retiredAtEpochMillis: row.retired_at,
     lastSignedAtEpochMillis: latest(row.last_signed_at, lastSignedHere(row.kid)),
     current: state === 'current',
     state,

@@ -1,7 +1,7 @@
 // The signed fields that license policies add to a validation receipt (DECISIONS.md "License
 // policies"): what a client needs to act offline. Features are merged here, only when a
 // receipt is asked for, so that a plain validation never parses them.
-import { mergeFeatures, type EffectiveFeatures } from '../licenses/policy-settings.js';
+import { effectiveFeatures, type EffectiveFeatures } from '../licenses/license-settings.js';
 import type { ValidationReason } from './validation.decision.js';
 import type { ValidationOutcome } from './validation.types.js';
 
@@ -20,7 +20,7 @@ export function receiptPolicyFields(outcome: ValidationOutcome | null): ReceiptP
   const fields: ReceiptPolicyFields = {
     expiresAtEpochMillis: outcome.expiresAtEpochMillis,
     graceEndsAtEpochMillis: outcome.graceEndsAtEpochMillis,
-    features: mergeFeatures(outcome.productFeatures, outcome.licenseFeatures),
+    features: effectiveFeatures(outcome.productFeatures, outcome.licenseFeatures),
     slotTimeoutMinutes: outcome.slotTimeoutMinutes,
   };
   if (outcome.revealReasons) fields.reason = outcome.reason;

@@ -8,7 +8,7 @@ import { forbidden, HttpError, notFound } from '../../http/errors.js';
 import { reportSlotRelease } from '../../lib/observe.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { ReleaseBody, ReleaseResult } from '../licenses/licenses.schemas.js';
-import { SELF_RELEASE_WINDOW_MS } from '../licenses/slot-settings.js';
+import { SELF_RELEASE_WINDOW_MS } from '../licenses/license-settings.js';
 import * as validationRepo from './validation.repository.js';
 import type { IdleBinding, SlotKind } from './validation.types.js';
 
@@ -31,7 +31,7 @@ async function countedReleases(trx: Db, licenseId: string, now: number): Promise
     .where('license_id', '=', licenseId)
     .where('released_at', '>', now - SELF_RELEASE_WINDOW_MS)
     .executeTakeFirstOrThrow();
-  return { count: Number(row.count), oldest: row.oldest === null ? null : Number(row.oldest) };
+  return { count: row.count, oldest: row.oldest };
 }
 
 function limitReached(limit: number, oldest: number, now: number): HttpError {
@@ -65,7 +65,7 @@ export async function selfRelease(storage: Storage, body: ReleaseBody, now = Dat
             kind,
             value: binding.value,
             reason: 'self',
-            lastSeenAtEpochMillis: Number(binding.last_seen_at),
+            lastSeenAtEpochMillis: binding.last_seen_at,
           });
         }
       }

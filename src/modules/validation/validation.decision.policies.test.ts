@@ -2,7 +2,7 @@
 // expiry step, grace for bound values only, a pending clock started only by a pass.
 import { describe, expect, it } from 'vitest';
 import { decideValidation, type SlotState, type ValidationFacts } from './validation.decision.js';
-import { mergeFeatures } from '../licenses/policy-settings.js';
+import { effectiveFeatures } from '../licenses/license-settings.js';
 
 const NOW = 1_800_000_000_000;
 const free = (): SlotState => ({ bound: false, used: 0, limit: null, idle: 0 });
@@ -35,8 +35,8 @@ describe('decideValidation with license policies', () => {
   });
 
   it('merges features key by key, a license null removing the product key', () => {
-    expect(mergeFeatures('{"a":true,"b":1,"c":"x"}', '{"b":2,"c":null,"d":"y"}')).toEqual({ a: true, b: 2, d: 'y' });
-    expect(mergeFeatures(null, null)).toEqual({});
-    expect(mergeFeatures('{"a":1}', null)).toEqual({ a: 1 });
+    expect(effectiveFeatures('{"a":true,"b":1,"c":"x"}', '{"b":2,"c":null,"d":"y"}')).toEqual({ a: true, b: 2, d: 'y' });
+    expect(effectiveFeatures(null, null)).toEqual({});
+    expect(effectiveFeatures('{"a":1}', null)).toEqual({ a: 1 });
   });
 });

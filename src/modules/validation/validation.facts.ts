@@ -1,7 +1,8 @@
 // The facts a validation is decided from, gathered from what an engine read, and the one
 // outcome built from a decision. Pure: both engines and the PostgreSQL fast path pass here,
 // so what a license row means (its clock, its grace, its inherited settings) is said once.
-import { DAY_MS, revealsReasons } from '../licenses/policy-settings.js';
+import { DAY_MS } from '../../lib/time.js';
+import { revealReasons } from '../licenses/license-settings.js';
 import { inGrace, type Decision, type ValidationFacts } from './validation.decision.js';
 import type { SlotSeen, ValidationOutcome, ValidationRequest } from './validation.types.js';
 
@@ -30,11 +31,11 @@ export const clockPending = (license: Pick<LicenseLimits, 'expiry_basis' | 'expi
   license.expiry_basis === 'firstValidation' && license.expires_at === null && license.expiry_started_at === null && license.revoked_at === null;
 
 /** The expiry a clock started at `now` sets. */
-export const startedExpiry = (license: Pick<LicenseLimits, 'valid_for_days'>, now: number): number => now + Number(license.valid_for_days) * DAY_MS;
+export const startedExpiry = (license: Pick<LicenseLimits, 'valid_for_days'>, now: number): number => now + license.valid_for_days! * DAY_MS;
 
 /** The end of the grace days, or null without grace (or without an expiry). */
 export const graceEnd = (license: Pick<LicenseLimits, 'expires_at' | 'grace_days'>): number | null =>
-  license.expires_at === null || license.grace_days === null ? null : Number(license.expires_at) + license.grace_days * DAY_MS;
+  license.expires_at === null || license.grace_days === null ? null : license.expires_at + license.grace_days * DAY_MS;
 
 /**
  * What the answer to a known license says besides `valid`; `expiresAt` is the expiry after the
@@ -51,7 +52,7 @@ export function outcomeOf(license: LicenseLimits, facts: ValidationFacts, decisi
     // The license is in its grace days (whether or not this request's values were bound).
     graceEndsAtEpochMillis: expired && inGrace(facts) ? facts.graceEndsAtEpochMillis ?? null : null,
     slotTimeoutMinutes: license.slot_timeout_minutes,
-    revealReasons: revealsReasons(license.reveal_reasons, license.product_reveal_reasons),
+    revealReasons: revealReasons(license.reveal_reasons, license.product_reveal_reasons),
     licenseFeatures: license.features,
     productFeatures: license.product_features,
   };
@@ -64,7 +65,7 @@ const otherProductOutcome = (license: LicenseLimits, decision: Decision): Valida
   expiresAtEpochMillis: null,
   graceEndsAtEpochMillis: null,
   slotTimeoutMinutes: null,
-  revealReasons: revealsReasons(license.reveal_reasons, license.product_reveal_reasons),
+  revealReasons: revealReasons(license.reveal_reasons, license.product_reveal_reasons),
   licenseFeatures: null,
   productFeatures: null,
 });
@@ -75,7 +76,7 @@ export function validationFacts(req: ValidationRequest, now: number, license: Li
     blocked: req.blocked === true,
     licenseProductId: license.product_id,
     requestedProductId: req.productId,
-    expiresAtEpochMillis: license.expires_at === null ? null : Number(license.expires_at),
+    expiresAtEpochMillis: license.expires_at,
     now,
     ip: { bound: ip.bound, used: ip.used, limit: license.max_ips, idle: ip.idle ?? 0 },
     hwid: { bound: hwid.bound, used: hwid.used, limit: license.max_hwids, idle: hwid.idle ?? 0 },

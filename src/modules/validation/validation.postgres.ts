@@ -170,10 +170,10 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     // Counts only grow without the lock, except by releases, which need a free-slot check
     // anyway: under a slot timeout any binding may be idle, so a full slot is decided
     // again under the lock (where the idle ones are counted); without one a rejection stands.
-    const slot = (lastSeen: number | null, used: unknown): SlotSeen => ({
+    const slot = (lastSeen: number | null, used: number): SlotSeen => ({
       bound: lastSeen !== null,
-      used: Number(used),
-      idle: seen.slot_timeout_minutes === null ? 0 : Number(used),
+      used,
+      idle: seen.slot_timeout_minutes === null ? 0 : used,
     });
     const facts = validationFacts(req, now, seen, slot(seen.ip_last_seen, seen.ips_used), slot(seen.hwid_last_seen, seen.hwids_used));
     const decision = decideValidation(facts);
@@ -187,12 +187,12 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       if (ipStale) touch.push({ kind: 'ip', value: req.ip });
       if (hwidStale) touch.push({ kind: 'hwid', value: req.hwid });
       if (writesNothing(decision)) boundFacts.remember(req, {
-        version: Number(seen.version),
+        version: seen.version,
         license: seen,
-        ipsUsed: Number(seen.ips_used),
-        hwidsUsed: Number(seen.hwids_used),
-        ipSeen: ipStale ? now : Number(seen.ip_last_seen),
-        hwidSeen: hwidStale ? now : Number(seen.hwid_last_seen),
+        ipsUsed: seen.ips_used,
+        hwidsUsed: seen.hwids_used,
+        ipSeen: ipStale ? now : seen.ip_last_seen!,
+        hwidSeen: hwidStale ? now : seen.hwid_last_seen!,
       });
     }
     return { decision, result, touch };

@@ -110,10 +110,10 @@ export async function lookAtSlot(trx: Db, kind: SlotKind, licenseId: string, val
         ORDER BY last_seen_at, position LIMIT ${MAX_IDLE_LOOKED_AT}) i) AS idle`.execute(trx);
   const row = rows[0]!;
   return {
-    lastSeen: row.last_seen === null ? undefined : Number(row.last_seen),
-    used: Number(row.used),
-    next: row.last === null ? 0 : Number(row.last) + 1,
-    idle: (row.idle ?? []).map((b) => ({ value: b.value, last_seen_at: Number(b.last_seen_at) })),
+    lastSeen: row.last_seen ?? undefined,
+    used: row.used,
+    next: row.last === null ? 0 : row.last + 1,
+    idle: row.idle ?? [],
   };
 }
 

@@ -83,7 +83,7 @@ export interface IdleBinding {
  */
 export const LAST_SEEN_RESOLUTION_MS = 1000;
 
-export const isStale = (lastSeenAt: number, now: number): boolean => now - Number(lastSeenAt) >= LAST_SEEN_RESOLUTION_MS;
+export const isStale = (lastSeenAt: number, now: number): boolean => now - lastSeenAt >= LAST_SEEN_RESOLUTION_MS;
 
 /** Bindings last seen before this moment are idle under the license's timeout; null: no timeout. */
 export const idleBefore = (license: LicenseLimits, now: number): number | null =>
@@ -99,7 +99,7 @@ export const inactiveReleaseAudit = (licenseId: string, kind: SlotKind, released
   kind,
   value: released.value,
   reason: 'inactive' as const,
-  lastSeenAtEpochMillis: Number(released.last_seen_at),
+  lastSeenAtEpochMillis: released.last_seen_at,
 });
 
 /**

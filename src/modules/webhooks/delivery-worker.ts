@@ -15,6 +15,7 @@ import * as outbox from './outbox.repository.js';
 import { retryDelayMs } from './retry-schedule.js';
 import { discordNames } from './discord-names.js';
 import { sendAttempt, type AttemptResult } from './send-attempt.js';
+import { DAY_MS, HOUR_MS } from '../../lib/time.js';
 
 export interface DeliveryOptions {
   retryScheduleSeconds: readonly number[];
@@ -30,10 +31,10 @@ export interface DeliveryOptions {
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** An endpoint failing this long without a success is disabled. */
-export const DISABLE_AFTER_MS = 5 * 24 * 3600_000;
+export const DISABLE_AFTER_MS = 5 * DAY_MS;
 /** Settled events and delivery logs are kept this long. */
-export const DELIVERY_LOG_RETENTION_MS = 30 * 24 * 3600_000;
-const PRUNE_EVERY_MS = 3600_000;
+export const DELIVERY_LOG_RETENTION_MS = 30 * DAY_MS;
+const PRUNE_EVERY_MS = HOUR_MS;
 
 export class DeliveryWorker {
   /** This worker's name on the leases it holds. */
@@ -178,7 +179,7 @@ export class DeliveryWorker {
       return;
     }
     if (current.failing_since === null) await updateEndpoint(trx, id, { failing_since: now });
-    else if (current.enabled === 1 && now - Number(current.failing_since) >= DISABLE_AFTER_MS) {
+    else if (current.enabled === 1 && now - current.failing_since >= DISABLE_AFTER_MS) {
       await disableFailingEndpoint(trx, id, 'every attempt failed for 5 days');
       this.log.warn({ endpointId: id }, 'webhook endpoint disabled after failing for 5 days');
     }

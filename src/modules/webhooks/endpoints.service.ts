@@ -11,13 +11,14 @@ import { newEvent } from './events.js';
 import * as repo from './endpoints.repository.js';
 import * as outbox from './outbox.repository.js';
 import type { Delivery, WebhookEndpoint, WebhookEndpointBody, WebhookEndpointWithSecret } from './webhooks.schemas.js';
+import { DAY_MS } from '../../lib/time.js';
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** How long a rotated secret keeps signing beside the new one: time to install the new one. */
-export const SECRET_OVERLAP_MS = 24 * 3600_000;
+export const SECRET_OVERLAP_MS = DAY_MS;
 
 function toView(row: repo.EndpointRow, events: string[]): WebhookEndpoint {
   return {
@@ -27,10 +28,10 @@ function toView(row: repo.EndpointRow, events: string[]): WebhookEndpoint {
     format: row.format as WebhookEndpoint['format'],
     description: row.description,
     enabled: row.enabled === 1,
-    failingSinceEpochMillis: row.failing_since === null ? null : Number(row.failing_since),
+    failingSinceEpochMillis: row.failing_since,
     disabledReason: row.disabled_reason,
-    createdAtEpochMillis: Number(row.created_at),
-    updatedAtEpochMillis: Number(row.updated_at),
+    createdAtEpochMillis: row.created_at,
+    updatedAtEpochMillis: row.updated_at,
   };
 }
 
@@ -165,7 +166,7 @@ export async function listDeliveries(db: Db, id: string, limit: number): Promise
     responseStatus: r.response_status,
     responseBody: r.response_body,
     durationMs: r.duration_ms,
-    atEpochMillis: Number(r.at),
+    atEpochMillis: r.at,
   }));
 }
 

@@ -17,9 +17,10 @@ import { EXPIRED_EVENT_TYPE, EXPIRING_EVENT_TYPE } from './event-types.js';
 import { newEvent } from './events.js';
 import { enqueue } from './outbox.repository.js';
 import type { EventGate } from './subscriptions.js';
+import { DAY_MS, MINUTE_MS } from '../../lib/time.js';
 
-export const EXPIRING_NOTICE_MS = 7 * 24 * 3600_000;
-const SCAN_EVERY_MS = 60_000;
+export const EXPIRING_NOTICE_MS = 7 * DAY_MS;
+const SCAN_EVERY_MS = MINUTE_MS;
 const PER_SCAN = 500;
 
 /** Queues the expiring events now due; returns how many it queued. */
@@ -78,7 +79,7 @@ async function announceOnce(
 }
 
 /** A scan looks this far behind the previous one: a transaction that set an expiry may commit a little after it. */
-const EXPIRED_SCAN_OVERLAP_MS = 5 * 60_000;
+const EXPIRED_SCAN_OVERLAP_MS = 5 * MINUTE_MS;
 
 /**
  * Queues `licenses.expired` for every license whose expiry in (since, now] was passed by

@@ -189,7 +189,7 @@ export async function queueStats(db: Db): Promise<{ depth: number; oldestCreated
     .select((eb) => [eb.fn.countAll<number>().as('depth'), eb.fn.min('created_at').as('oldest')])
     .where('status', '=', 'pending')
     .executeTakeFirstOrThrow();
-  return { depth: Number(row.depth), oldestCreatedAt: row.oldest === null ? null : Number(row.oldest) };
+  return { depth: row.depth, oldestCreatedAt: row.oldest };
 }
 
 /** Deletes settled events and delivery log rows older than `before`. */

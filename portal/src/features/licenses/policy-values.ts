@@ -1,5 +1,6 @@
 // License-policy values between forms and the API (issue #30): feature rows ⇄ objects, the
 // browser's own checks of them, and how a license's clock reads ("Trial not started").
+import { DAY_MS, FEATURE_KEY_MAX_LENGTH, LICENSE_SETTINGS } from '../../lib/from-server';
 import type { License } from '../../types/api';
 
 export type ExpiryBasis = License['expiryBasis'];
@@ -11,8 +12,8 @@ export interface FeatureRow {
 }
 export type Features = Record<string, boolean | number | string | null>;
 
-const KEY = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-export const MAX_FEATURES = 64;
+const { keyPattern, maxKeys: MAX_FEATURES, maxStringLength } = LICENSE_SETTINGS.features;
+const KEY = new RegExp(keyPattern);
 
 export function featureRows(features: Features | undefined): FeatureRow[] {
   return Object.entries(features ?? {}).map(([key, value]) =>
@@ -33,11 +34,11 @@ export function checkFeatureRows(rows: FeatureRow[]): string | null {
   for (const row of rows) {
     const key = row.key.trim();
     if (key === '') return 'Every feature needs a key.';
-    if (!KEY.test(key)) return `Key "${key}": use lower-case letters, digits, ".", "_" or "-" (starting with a letter or digit, at most 64).`;
+    if (!KEY.test(key)) return `Key "${key}": use lower-case letters, digits, ".", "_" or "-" (starting with a letter or digit, at most ${FEATURE_KEY_MAX_LENGTH}).`;
     if (seen.has(key)) return `Key "${key}" appears twice.`;
     seen.add(key);
     if (row.type === 'integer' && !/^-?\d+$/.test(row.value.trim())) return `Key "${key}": enter a whole number.`;
-    if (row.type === 'string' && row.value.length > 256) return `Key "${key}": at most 256 characters.`;
+    if (row.type === 'string' && row.value.length > maxStringLength) return `Key "${key}": at most ${maxStringLength} characters.`;
   }
   return null;
 }
@@ -64,5 +65,5 @@ export const trialNotStarted = (license: Pick<License, 'expiryBasis' | 'expirySt
 /** When the grace after expiry ends, or null without grace (a revoked license has none). */
 export function graceEnd(license: Pick<License, 'graceDays' | 'expiresAtEpochMillis' | 'revokedAtEpochMillis'>): number | null {
   if (license.graceDays === null || license.expiresAtEpochMillis === null || license.revokedAtEpochMillis !== null) return null;
-  return license.expiresAtEpochMillis + license.graceDays * 86_400_000;
+  return license.expiresAtEpochMillis + license.graceDays * DAY_MS;
 }

@@ -9,10 +9,11 @@ import { optionalWholeNumber, required } from '../../../lib/form-checks';
 import { formatLimit, formatSelfReleaseLimit, formatSlotTimeout, fromDateTimeLocal } from '../../../lib/format';
 import { optionalInteger } from '../../../lib/form-values';
 import type { Customer, LicenseCreateInput, Product, ProductName } from '../../../types/api';
-import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../slot-setting-hints';
+import { LICENSE_SETTINGS, hasClock } from '../../../lib/from-server';
+import { SELF_RELEASE_HINT, SELF_RELEASE_LABEL, SLOT_TIMEOUT_HINT } from '../slot-setting-hints';
 import { LimitChoice, type LimitValue } from './limit-choice';
 import { checkFeatureRows, featuresFromRows, flagValue, type ExpiryBasis, type FeatureRow } from '../policy-values';
-import { BASIS_LABELS, ExpiryBasisFields, FeatureChips, FeaturesEditor, RevealReasonsField } from './policy-fields';
+import { BASIS_LABELS, ExpiryBasisFields, FeatureChips, FeaturesEditor, GRACE_DAYS_HINT, RevealReasonsField } from './policy-fields';
 
 const FIELDS = ['customerId', 'productId', 'expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
 
@@ -44,7 +45,7 @@ export function LicenseCreateForm({
   const [graceDays, setGraceDays] = useState<LimitValue>({ useDefault: true, text: '' });
   const [features, setFeatures] = useState<FeatureRow[]>([]);
   const [revealReasons, setRevealReasons] = useState<'true' | 'false' | ''>('');
-  const clock = basis === 'creation' || basis === 'firstValidation';
+  const clock = hasClock(basis);
   const errors = useCheckedForm(
     {
       customerId,
@@ -128,10 +129,10 @@ export function LicenseCreateForm({
         <p className="muted">Choose a product to see the limits it gives.</p>
       )}
       <div className="form-grid">
-        <LimitChoice label="Max IPs" productLimit={product?.maxIps} value={maxIps} onChange={setMaxIps} error={errors.fields.maxIps} />
-        <LimitChoice label="Max HWIDs" productLimit={product?.maxHwids} value={maxHwids} onChange={setMaxHwids} error={errors.fields.maxHwids} />
-        <LimitChoice label="Free idle slots after (minutes)" productLimit={product?.slotTimeoutMinutes} value={slotTimeout} onChange={setSlotTimeout} error={errors.fields.slotTimeoutMinutes} format={formatSlotTimeout} hint={SLOT_TIMEOUT_HINT} />
-        <LimitChoice label="Self-service releases per 30 days" productLimit={product?.selfReleaseLimit} value={selfReleases} onChange={setSelfReleases} error={errors.fields.selfReleaseLimit} format={formatSelfReleaseLimit} hint={SELF_RELEASE_HINT} />
+        <LimitChoice label="Max IPs" bounds={LICENSE_SETTINGS.maxIps} productLimit={product?.maxIps} value={maxIps} onChange={setMaxIps} error={errors.fields.maxIps} />
+        <LimitChoice label="Max HWIDs" bounds={LICENSE_SETTINGS.maxHwids} productLimit={product?.maxHwids} value={maxHwids} onChange={setMaxHwids} error={errors.fields.maxHwids} />
+        <LimitChoice label="Free idle slots after (minutes)" bounds={LICENSE_SETTINGS.slotTimeoutMinutes} productLimit={product?.slotTimeoutMinutes} value={slotTimeout} onChange={setSlotTimeout} error={errors.fields.slotTimeoutMinutes} format={formatSlotTimeout} hint={SLOT_TIMEOUT_HINT} />
+        <LimitChoice label={SELF_RELEASE_LABEL} bounds={LICENSE_SETTINGS.selfReleaseLimit} productLimit={product?.selfReleaseLimit} value={selfReleases} onChange={setSelfReleases} error={errors.fields.selfReleaseLimit} format={formatSelfReleaseLimit} hint={SELF_RELEASE_HINT} />
       </div>
       <fieldset>
         <legend>Policy</legend>
@@ -148,12 +149,13 @@ export function LicenseCreateForm({
         </div>
         <LimitChoice
           label="Grace days"
+          bounds={LICENSE_SETTINGS.graceDays}
           productLimit={product?.graceDays}
           value={graceDays}
           onChange={setGraceDays}
           error={errors.fields.graceDays}
           format={(days) => (days === null ? 'none' : `${days} days`)}
-          hint="Days after expiry when machines already bound keep validating (1–365). Empty = none."
+          hint={GRACE_DAYS_HINT}
         />
         {product?.features && Object.keys(product.features).length > 0 ? (
           <p className="muted" data-testid="product-features">

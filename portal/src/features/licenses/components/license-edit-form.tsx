@@ -11,7 +11,9 @@ import { numberInput, optionalInteger } from '../../../lib/form-values';
 import type { License } from '../../../types/api';
 import type { LicensePatch } from '../api/update-license';
 import { checkFeatureRows, featureRows, featuresFromRows, flagInput, flagValue, type ExpiryBasis, type FeatureRow } from '../policy-values';
-import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../slot-setting-hints';
+import { hasClock } from '../../../lib/from-server';
+import { settingInput } from '../setting-input';
+import { SELF_RELEASE_HINT, SELF_RELEASE_LABEL, SLOT_TIMEOUT_HINT } from '../slot-setting-hints';
 import { ExpiryBasisFields, FeaturesEditor, GraceDaysField, RevealReasonsField } from './policy-fields';
 
 const FIELDS = ['expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
@@ -48,7 +50,7 @@ export function LicenseEditForm({
   const initial = formValues(license);
   const [v, setV] = useState(initial);
   const [features, setFeatures] = useState<FeatureRow[]>(featureRows(license.features));
-  const clock = v.expiryBasis === 'creation' || v.expiryBasis === 'firstValidation';
+  const clock = hasClock(v.expiryBasis);
   const errors = useCheckedForm(
     {
       expiresAtEpochMillis: v.expiresAtEpochMillis,
@@ -100,10 +102,10 @@ export function LicenseEditForm({
       {errors.form ? <Notice tone="warning">{errors.form}</Notice> : null}
       <div className="form-grid">
         <TextField label="Expires at" type="datetime-local" value={v.expiresAtEpochMillis} onChange={(e) => set('expiresAtEpochMillis')(e.target.value)} error={errors.fields.expiresAtEpochMillis} hint="Empty = perpetual (or, for a trial, not started)." />
-        <TextField label="Max IPs" type="number" min={0} step={1} value={v.maxIps} onChange={(e) => set('maxIps')(e.target.value)} error={errors.fields.maxIps} hint="Empty = unlimited." />
-        <TextField label="Max HWIDs" type="number" min={0} step={1} value={v.maxHwids} onChange={(e) => set('maxHwids')(e.target.value)} error={errors.fields.maxHwids} hint="Empty = unlimited." />
-        <TextField label="Free idle slots after (minutes)" type="number" min={1} step={1} value={v.slotTimeoutMinutes} onChange={(e) => set('slotTimeoutMinutes')(e.target.value)} error={errors.fields.slotTimeoutMinutes} hint={SLOT_TIMEOUT_HINT} />
-        <TextField label="Self-service releases per 30 days" type="number" min={1} step={1} value={v.selfReleaseLimit} onChange={(e) => set('selfReleaseLimit')(e.target.value)} error={errors.fields.selfReleaseLimit} hint={SELF_RELEASE_HINT} />
+        <TextField label="Max IPs" {...settingInput('maxIps')} value={v.maxIps} onChange={(e) => set('maxIps')(e.target.value)} error={errors.fields.maxIps} hint="Empty = unlimited." />
+        <TextField label="Max HWIDs" {...settingInput('maxHwids')} value={v.maxHwids} onChange={(e) => set('maxHwids')(e.target.value)} error={errors.fields.maxHwids} hint="Empty = unlimited." />
+        <TextField label="Free idle slots after (minutes)" {...settingInput('slotTimeoutMinutes')} value={v.slotTimeoutMinutes} onChange={(e) => set('slotTimeoutMinutes')(e.target.value)} error={errors.fields.slotTimeoutMinutes} hint={SLOT_TIMEOUT_HINT} />
+        <TextField label={SELF_RELEASE_LABEL} {...settingInput('selfReleaseLimit')} value={v.selfReleaseLimit} onChange={(e) => set('selfReleaseLimit')(e.target.value)} error={errors.fields.selfReleaseLimit} hint={SELF_RELEASE_HINT} />
       </div>
       <fieldset>
         <legend>Policy</legend>

@@ -10,6 +10,7 @@ export interface LimitValue {
 
 export function LimitChoice({
   label,
+  bounds,
   productLimit,
   value,
   onChange,
@@ -18,6 +19,8 @@ export function LimitChoice({
   hint = 'Empty = unlimited.',
 }: {
   label: string;
+  /** The setting's bounds as the server declares them (LICENSE_SETTINGS). */
+  bounds: { minimum: number; maximum: number };
   productLimit: number | null | undefined;
   value: LimitValue;
   onChange: (value: LimitValue) => void;
@@ -41,7 +44,8 @@ export function LimitChoice({
         <TextField
           label={`Custom ${label}`}
           type="number"
-          min={0}
+          min={bounds.minimum}
+          max={bounds.maximum}
           step={1}
           value={value.text}
           onChange={(e) => onChange({ ...value, text: e.target.value })}

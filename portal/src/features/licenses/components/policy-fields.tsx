@@ -2,7 +2,13 @@
 // defaults and the tier), license creation and the license edit form: expiry basis with
 // its length, grace days, features (a key/value editor) and whether answers reveal reasons.
 import { SelectField, TextField } from '../../../components/field';
+import { LICENSE_SETTINGS, hasClock } from '../../../lib/from-server';
 import type { ExpiryBasis, FeatureRow, FeatureType } from '../policy-values';
+
+const { validForDays: VALID_FOR_DAYS, graceDays: GRACE_DAYS } = LICENSE_SETTINGS;
+
+/** What grace days do, with their bounds; the license form's product-default choice says it too. */
+export const GRACE_DAYS_HINT = `Days after expiry when machines already bound keep validating (${GRACE_DAYS.minimum}–${GRACE_DAYS.maximum}). Empty = none.`;
 
 export const BASIS_LABELS: Record<ExpiryBasis, string> = {
   fixed: 'Fixed date (or never)',
@@ -43,8 +49,18 @@ export function ExpiryBasisFields({
           </option>
         ))}
       </SelectField>
-      {basis === 'creation' || basis === 'firstValidation' ? (
-        <TextField label="Valid for (days)" type="number" min={1} max={36500} step={1} value={days} onChange={(e) => onDays(e.target.value)} error={errors.validForDays} hint="1–36500 days from the start of the clock." />
+      {hasClock(basis) ? (
+        <TextField
+          label="Valid for (days)"
+          type="number"
+          min={VALID_FOR_DAYS.minimum}
+          max={VALID_FOR_DAYS.maximum}
+          step={1}
+          value={days}
+          onChange={(e) => onDays(e.target.value)}
+          error={errors.validForDays}
+          hint={`${VALID_FOR_DAYS.minimum}–${VALID_FOR_DAYS.maximum} days from the start of the clock.`}
+        />
       ) : null}
     </>
   );
@@ -55,13 +71,13 @@ export function GraceDaysField({ value, onChange, error, hint }: { value: string
     <TextField
       label="Grace days"
       type="number"
-      min={1}
-      max={365}
+      min={GRACE_DAYS.minimum}
+      max={GRACE_DAYS.maximum}
       step={1}
       value={value}
       onChange={(e) => onChange(e.target.value)}
       error={error}
-      hint={hint ?? 'Days after expiry when machines already bound keep validating (1–365). Empty = none.'}
+      hint={hint ?? GRACE_DAYS_HINT}
     />
   );
 }

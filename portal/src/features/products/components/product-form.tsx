@@ -7,20 +7,29 @@ import { useCheckedForm } from '../../../hooks/use-checked-form';
 import { amount, optionalWholeNumber, required, type Check } from '../../../lib/form-checks';
 import { numberInput, optionalInteger, optionalText, requiredNumber } from '../../../lib/form-values';
 import type { Product, ProductInput } from '../../../types/api';
-import { SELF_RELEASE_HINT, SLOT_TIMEOUT_HINT } from '../../licenses/slot-setting-hints';
+import { LICENSE_SETTINGS, hasClock } from '../../../lib/from-server';
+import { settingInput } from '../../licenses/setting-input';
+import { SELF_RELEASE_HINT, SELF_RELEASE_LABEL, SLOT_TIMEOUT_HINT } from '../../licenses/slot-setting-hints';
 import { ExpiryBasisFields, FeaturesEditor, GraceDaysField } from '../../licenses/components/policy-fields';
 import { checkFeatureRows, featureRows, featuresFromRows, type ExpiryBasis, type FeatureRow } from '../../licenses/policy-values';
 
 const FIELDS = ['name', 'productType', 'description', 'price', 'requiresLicense', 'isSubscription', 'recurringPeriodDays', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'marketplaceResourceId', 'polymartProductId', 'sharingAlert', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
 
-/** Shared-key alert: at least one limit, and then a window of 1–168 hours. */
+const { distinct: DISTINCT, windowHours: WINDOW_HOURS } = LICENSE_SETTINGS.sharingAlert;
+
+/** Shared-key alert: at least one limit, and then a window within the declared hours. */
 const sharingWindow = (limits: string): Check => (text) => {
   if (limits === '' && text.trim() === '') return null;
   if (limits === '') return 'Give a distinct IP or HWID limit too, or leave the window empty.';
   const hours = Number(text.trim());
-  return Number.isInteger(hours) && hours >= 1 && hours <= 168 ? null : 'Enter whole hours from 1 to 168.';
+  return Number.isInteger(hours) && hours >= WINDOW_HOURS.minimum && hours <= WINDOW_HOURS.maximum
+    ? null
+    : `Enter whole hours from ${WINDOW_HOURS.minimum} to ${WINDOW_HOURS.maximum}.`;
 };
-const positiveOrEmpty: Check = (text) => (text.trim() === '' ? null : /^\d+$/.test(text.trim()) && Number(text) >= 1 ? null : 'Enter a whole number of at least 1, or leave it empty.');
+const distinctOrEmpty: Check = (text) =>
+  text.trim() === '' || (/^\d+$/.test(text.trim()) && Number(text) >= DISTINCT.minimum)
+    ? null
+    : `Enter a whole number of at least ${DISTINCT.minimum}, or leave it empty.`;
 
 export function ProductForm({
   product,
@@ -57,7 +66,7 @@ export function ProductForm({
   });
   const sharingLimits = `${v.sharingIps.trim()}${v.sharingHwids.trim()}`;
   const [features, setFeatures] = useState<FeatureRow[]>(featureRows(product?.features));
-  const clock = v.expiryBasis === 'creation' || v.expiryBasis === 'firstValidation';
+  const clock = hasClock(v.expiryBasis);
   const errors = useCheckedForm(
     {
       name: v.name,
@@ -82,8 +91,8 @@ export function ProductForm({
       validForDays: (text) => (clock && text.trim() === '' ? 'Required with this expiry basis.' : optionalWholeNumber(text)),
       graceDays: optionalWholeNumber,
       features: () => checkFeatureRows(features),
-      sharingIps: positiveOrEmpty,
-      sharingHwids: positiveOrEmpty,
+      sharingIps: distinctOrEmpty,
+      sharingHwids: distinctOrEmpty,
       sharingWindow: sharingWindow(sharingLimits),
       name: required,
       productType: required,
@@ -152,10 +161,10 @@ export function ProductForm({
         <legend>Licensing</legend>
         <CheckboxField label="Requires a license" checked={v.requiresLicense} onChange={(e) => setV((old) => ({ ...old, requiresLicense: e.target.checked }))} />
         <div className="form-grid">
-          <TextField label="Max IPs per license" type="number" min={0} step={1} value={v.maxIps} onChange={text('maxIps')} error={errors.fields.maxIps} hint="Empty = unlimited. New licenses inherit it." />
-          <TextField label="Max HWIDs per license" type="number" min={0} step={1} value={v.maxHwids} onChange={text('maxHwids')} error={errors.fields.maxHwids} hint="Empty = unlimited. New licenses inherit it." />
-          <TextField label="Free idle slots after (minutes)" type="number" min={1} step={1} value={v.slotTimeoutMinutes} onChange={text('slotTimeoutMinutes')} error={errors.fields.slotTimeoutMinutes} hint={`${SLOT_TIMEOUT_HINT} New licenses inherit it.`} />
-          <TextField label="Self-service releases per 30 days" type="number" min={1} step={1} value={v.selfReleaseLimit} onChange={text('selfReleaseLimit')} error={errors.fields.selfReleaseLimit} hint={`${SELF_RELEASE_HINT} New licenses inherit it.`} />
+          <TextField label="Max IPs per license" {...settingInput('maxIps')} value={v.maxIps} onChange={text('maxIps')} error={errors.fields.maxIps} hint="Empty = unlimited. New licenses inherit it." />
+          <TextField label="Max HWIDs per license" {...settingInput('maxHwids')} value={v.maxHwids} onChange={text('maxHwids')} error={errors.fields.maxHwids} hint="Empty = unlimited. New licenses inherit it." />
+          <TextField label="Free idle slots after (minutes)" {...settingInput('slotTimeoutMinutes')} value={v.slotTimeoutMinutes} onChange={text('slotTimeoutMinutes')} error={errors.fields.slotTimeoutMinutes} hint={`${SLOT_TIMEOUT_HINT} New licenses inherit it.`} />
+          <TextField label={SELF_RELEASE_LABEL} {...settingInput('selfReleaseLimit')} value={v.selfReleaseLimit} onChange={text('selfReleaseLimit')} error={errors.fields.selfReleaseLimit} hint={`${SELF_RELEASE_HINT} New licenses inherit it.`} />
         </div>
       </fieldset>
       <fieldset>
@@ -192,9 +201,19 @@ export function ProductForm({
           Flags a license of this product that is presented from more distinct IPs or HWIDs than this within the window (each license may set its own). Empty: off.
         </p>
         <div className="form-grid">
-          <TextField label="Distinct IPs allowed" type="number" min={1} step={1} value={v.sharingIps} onChange={text('sharingIps')} error={errors.fields.sharingIps} />
-          <TextField label="Distinct HWIDs allowed" type="number" min={1} step={1} value={v.sharingHwids} onChange={text('sharingHwids')} error={errors.fields.sharingHwids} />
-          <TextField label="Window (hours)" type="number" min={1} max={168} step={1} value={v.sharingWindow} onChange={text('sharingWindow')} error={errors.fields.sharingWindow ?? errors.fields.sharingAlert} hint="1 to 168 hours, sliding." />
+          <TextField label="Distinct IPs allowed" type="number" min={DISTINCT.minimum} max={DISTINCT.maximum} step={1} value={v.sharingIps} onChange={text('sharingIps')} error={errors.fields.sharingIps} />
+          <TextField label="Distinct HWIDs allowed" type="number" min={DISTINCT.minimum} max={DISTINCT.maximum} step={1} value={v.sharingHwids} onChange={text('sharingHwids')} error={errors.fields.sharingHwids} />
+          <TextField
+            label="Window (hours)"
+            type="number"
+            min={WINDOW_HOURS.minimum}
+            max={WINDOW_HOURS.maximum}
+            step={1}
+            value={v.sharingWindow}
+            onChange={text('sharingWindow')}
+            error={errors.fields.sharingWindow ?? errors.fields.sharingAlert}
+            hint={`${WINDOW_HOURS.minimum} to ${WINDOW_HOURS.maximum} hours, sliding.`}
+          />
         </div>
       </fieldset>
       <fieldset>
