@@ -13,6 +13,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerPortal } from './http/portal.js';
 import { registerRateLimitStore } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { trustedProxies } from './http/trusted-proxies.js';
 import { registerNulRejection } from './http/reject-nul.js';
 import { registerValidation } from './http/validation.js';
 import { FailureLimiter } from './lib/failure-limiter.js';
@@ -87,10 +88,11 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   serializeLargeIntegersUncached();
+  const proxies = trustedProxies(config.trustProxy);
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? loggerOptions(config) }),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
-    trustProxy: config.trustProxy,
+    trustProxy: proxies.option,
     bodyLimit: 1024 * 1024,
     // Long ids in paths are still just unknown ids (404), not a 414.
     routerOptions: { maxParamLength: 4096 },
@@ -99,6 +101,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply as unknown as FastifyReply),
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  proxies.attach(app);
 
   const storage = await openStorage(config.databaseUrl, {
     sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
