@@ -5,7 +5,7 @@
 // Names are resolved again every few seconds, and at once (briefly awaited) when a peer
 // that is not trusted sends X-Forwarded-For, so a balancer restarted with a new address
 // is trusted again from its first request.
-import { lookup } from 'node:dns/promises';
+import { lookup, Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import ipaddr from 'ipaddr.js';
@@ -103,8 +103,46 @@ export function trustedProxies(setting: boolean | string, options: TrustedProxie
   };
 }
 
+/** DNS queries of our own: 0.5 s per try, 3 tries (a lost packet costs 0.5 s, not glibc's 5). */
+const dnsResolver = new Resolver({ timeout: 500, tries: 3 });
+/** getaddrinfo runs in libuv's thread pool (which database connections share): one per name at a time. */
+const pendingLookups = new Map<string, Promise<string[]>>();
+/** How long one resolution may take before it counts as failed for now. */
+const RESOLVE_TIMEOUT_MS = 2000;
+
+/**
+ * The addresses of `name`: from the system resolver (the hosts file too) or from DNS queries
+ * made directly, whichever answers first. After a container stops or starts, podman's DNS
+ * server may drop queries for a while (docs/deploy.md, "Containers"); glibc then waits 5 s
+ * per server and try, which the direct queries do not.
+ */
 async function resolveName(name: string): Promise<string[]> {
-  return (await lookup(name, { all: true })).map((entry) => entry.address);
+  let system = pendingLookups.get(name);
+  if (!system) {
+    system = lookup(name, { all: true })
+      .then((entries) => entries.map((entry) => entry.address))
+      .finally(() => pendingLookups.delete(name));
+    pendingLookups.set(name, system);
+  }
+  const direct = Promise.allSettled([dnsResolver.resolve4(name), dnsResolver.resolve6(name)]).then(([v4, v6]) => {
+    const addresses = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
+    if (addresses.length > 0) return addresses;
+    throw v4.status === 'rejected' ? v4.reason : new Error('no address');
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { code: 'ETIMEOUT' })), RESOLVE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([Promise.any([system, direct]), timeout]);
+  } catch (err) {
+    // Gone only when both say so; anything else is "not known for now".
+    const errors = err instanceof AggregateError ? err.errors : [err];
+    const gone = errors.every((e) => ['ENOTFOUND', 'ENODATA'].includes((e as NodeJS.ErrnoException).code ?? ''));
+    throw Object.assign(new Error(`${name} not resolved`), { code: gone ? 'ENOTFOUND' : 'EAI_AGAIN' });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function parseRange(entry: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
