@@ -56,6 +56,8 @@ export function trustedProxies(setting: boolean | string, options: TrustedProxie
     return ranges.some(([range, bits]) => parsed.kind() === range.kind() && parsed.match(range, bits));
   };
 
+  /** The last failure of each name that fails now, so it is logged once. */
+  const problems = new Map<string, string>();
   let inFlight: Promise<void> | null = null;
   let lastRefresh = 0;
   let log: FastifyInstance['log'] | null = null;
@@ -69,11 +71,14 @@ export function trustedProxies(setting: boolean | string, options: TrustedProxie
             const before = resolved.get(name)!;
             if ([...addresses].sort().join() !== [...before].sort().join()) log?.info({ name, addresses: [...addresses] }, 'TRUST_PROXY: trusted proxy addresses');
             resolved.set(name, addresses);
+            problems.delete(name);
           } catch (err) {
             const code = (err as NodeJS.ErrnoException).code;
             // A name that no longer exists trusts nothing; a lookup that failed for now keeps what it knew.
             if (code === 'ENOTFOUND') resolved.set(name, new Set());
-            log?.warn({ name, code }, 'TRUST_PROXY: name not resolved');
+            // Once per change (the balancer starts after the instances: not found at first).
+            if (problems.get(name) !== code) log?.warn({ name, code, trusted: [...resolved.get(name)!] }, 'TRUST_PROXY: name not resolved');
+            problems.set(name, code ?? 'unknown');
           }
         }),
       );
