@@ -13,6 +13,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerPortal } from './http/portal.js';
 import { registerRateLimitStore } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { trustedProxies } from './http/trusted-proxies.js';
 import { registerNulRejection } from './http/reject-nul.js';
 import { registerPatchBodyCheck } from './http/patch-bodies.js';
 import { registerValidation } from './http/validation.js';
@@ -88,10 +89,11 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const proxies = trustedProxies(config.trustProxy);
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? loggerOptions(config) }),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
-    trustProxy: config.trustProxy,
+    trustProxy: proxies.option,
     bodyLimit: 1024 * 1024,
     // Long ids in paths are still just unknown ids (404), not a 414.
     routerOptions: { maxParamLength: 4096 },
@@ -102,6 +104,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Every response schema compiles through it: timestamps written without V8's number cache.
     schemaController: { compilersFactory: { buildSerializer: uncachedIntegerSerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  proxies.attach(app);
 
   const storage = await openStorage(config.databaseUrl, {
     sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,

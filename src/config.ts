@@ -2,6 +2,10 @@
 // overridden by environment variables. A bad value stops the start and names its key.
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { isExampleSecret } from './example-secrets.js';
+import { isHostName } from './http/trusted-proxies.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from './modules/webhooks/retry-schedule.js';
 import { DAY_SECONDS } from './lib/time.js';
 
@@ -21,7 +25,10 @@ export interface Config {
   jwtSecret: string | null;
   /** PKCS#8 PEM of the Ed25519 key that signs receipts and license files; null: generated and stored in the database. */
   signingKey: string | null;
-  /** Fastify's trustProxy: false, true (trust every proxy) or a comma-separated list of proxy addresses/CIDRs. */
+  /**
+   * Fastify's trustProxy: false, true (trust every proxy) or a comma-separated list of proxy
+   * addresses, CIDRs and host names (the addresses a name resolves to, re-resolved).
+   */
   trustProxy: boolean | string;
   validationRateLimit: number;
   webhookRateLimit: number;
@@ -85,6 +92,9 @@ const KEYS = {
 } as const;
 
 type Key = keyof typeof KEYS;
+
+/** Every environment variable the service reads (.env.example lists each for the compose stack). */
+export const ENV_SETTINGS: readonly string[] = ['CONFIG_FILE', ...Object.values(KEYS).map(([envName]) => envName)];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -187,6 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`${raw('masterAdminPassword').name} must be at least 8 characters`);
   }
 
+  refuseExampleSecrets(raw, { databaseUrl, redisUrl });
+
   const roleGrants = str('roleGrants') ?? 'open';
   if (roleGrants !== 'open' && roleGrants !== 'subset') {
     throw new ConfigError(`${raw('roleGrants').name} must be open or subset, got ${JSON.stringify(roleGrants)}`);
@@ -228,6 +240,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** The settings that hold a secret: a value the repository shows as an example is public. */
+const SECRET_KEYS = ['jwtSecret', 'masterAdminPassword', 'marketplaceSecret', 'polymartWebhookSecret', 'polymartPlaceholderSecret', 'metricsToken'] as const satisfies readonly Key[];
+
+/**
+ * Stops the start when a secret setting, or the password inside DATABASE_URL or REDIS_URL,
+ * is one of the repository's example values (src/example-secrets.ts). The message names the
+ * setting, never the value.
+ */
+function refuseExampleSecrets(
+  raw: (key: Key) => { value: unknown; name: string },
+  urls: { databaseUrl: string; redisUrl: string | null },
+): void {
+  const advice = 'anyone who read the repository knows it; set a fresh random value (sh deploy/make-env.sh writes a .env with new ones)';
+  for (const key of SECRET_KEYS) {
+    const { value, name } = raw(key);
+    if (typeof value === 'string' && isExampleSecret(value)) throw new ConfigError(`${name} is an example value from the documentation: ${advice}`);
+  }
+  for (const key of ['databaseUrl', 'redisUrl'] as const) {
+    const url = urls[key];
+    if (url === null || url.startsWith('sqlite:')) continue;
+    const password = urlPassword(url);
+    if (password !== null && isExampleSecret(password)) {
+      throw new ConfigError(`${raw(key).name} has an example password from the documentation: ${advice}`);
+    }
+  }
+}
+
+/** The password part of a postgres:// or redis:// URL, decoded; null when there is none. */
+function urlPassword(url: string): string | null {
+  try {
+    const password = new URL(url).password;
+    return password === '' ? null : decodeURIComponent(password);
+  } catch {
+    return null; // the driver reports a malformed URL itself
+  }
+}
+
 /** `5,60,300`, or a JSON array of numbers in the file; each 0 to 7 days, at most 50 of them. */
 function parseRetrySchedule(value: unknown, name: string): number[] {
   if (value === undefined || value === null) return [...DEFAULT_RETRY_SCHEDULE_SECONDS];
@@ -259,9 +308,12 @@ function readSigningKey(pem: string | null, name: string): string | null {
   return text;
 }
 
+/** false, true, or a comma-separated list of addresses, CIDRs and host names (src/http/trusted-proxies.ts). */
 function parseTrustProxy({ value, name }: { value: unknown; name: string }): boolean | string {
   if (value === undefined || value === null || value === false || value === 'false') return false;
   if (value === true || value === 'true') return true;
-  if (typeof value === 'string' && /^[0-9a-fA-F.:/, ]+$/.test(value)) return value;
-  throw new ConfigError(`${name} must be true, false or a comma-separated list of proxy addresses/CIDRs`);
+  const entries = typeof value === 'string' ? value.split(',').map((entry) => entry.trim()).filter(Boolean) : [];
+  const valid = (entry: string) => isIP(entry) !== 0 || ipaddr.isValidCIDR(entry) || isHostName(entry);
+  if (entries.length > 0 && entries.every(valid)) return entries.join(',');
+  throw new ConfigError(`${name} must be true, false or a comma-separated list of proxy addresses, CIDRs or host names, got ${JSON.stringify(value)}`);
 }

@@ -96,6 +96,9 @@ export interface DbOptions {
 /** How long a request waits for a PostgreSQL connection (new or from the pool) before failing (503). */
 export const PG_CONNECT_TIMEOUT_MS = 5000;
 
+/** Connections the pool keeps open while idle. */
+export const PG_POOL_MIN = 2;
+
 export function createDb(databaseUrl: string, onConnectionError: (err: Error) => void = () => {}, options: DbOptions = {}): DbHandle {
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
@@ -116,6 +119,10 @@ export function createDb(databaseUrl: string, onConnectionError: (err: Error) =>
     // While the server is away, nothing waits longer than this for a connection.
     connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    // Two connections stay open however idle the service is (others close after 10 s idle):
+    // a request after a quiet spell needs no name lookup or new connection, which is what a
+    // container network's hiccup delays (docs/deploy.md, "Containers": 15 s lookups on podman).
+    min: PG_POOL_MIN,
   });
   // A connection dropped by the server (restart, failover) emits 'error' on its client:
   // unheard, that event would end the process. The pool hears it for idle clients; a

@@ -11,11 +11,13 @@
 //                                            WEBHOOK_ALLOW_PRIVATE_NETWORKS lets it in)
 // Each document's session starts with URL, TOKEN and auth set as the README's "Protect your
 // application" sets them, and the service has what the examples say they assume:
-// MARKETPLACE_SECRET and POLYMART_WEBHOOK_SECRET `s3cret`, a product whose
-// marketplaceResourceId is 12345 and polymartProductId 1234.
+// MARKETPLACE_SECRET and POLYMART_WEBHOOK_SECRET set (fresh values, exported to the session
+// as the reader's shell has them), a product whose marketplaceResourceId is 12345 and
+// polymartProductId 1234.
 // Blocks without curl (installing, starting, backups, tests, benchmarks) are run by
 // their own tests (cli, start, backup) or by CI, not here.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -49,6 +51,9 @@ function run(script: string, cwd: string): Promise<{ status: number | null; stdo
   });
 }
 
+/** What the examples call `$MARKETPLACE_SECRET` and `$POLYMART_WEBHOOK_SECRET`. */
+const SECRETS = { marketplace: randomBytes(16).toString('hex'), polymart: randomBytes(16).toString('hex') };
+
 describe('shell commands of the README and docs', () => {
   let t: TestApp;
   let receiver: Receiver;
@@ -57,8 +62,8 @@ describe('shell commands of the README and docs', () => {
 
   beforeAll(async () => {
     t = await startTestApp('sqlite', {
-      MARKETPLACE_SECRET: 's3cret',
-      POLYMART_WEBHOOK_SECRET: 's3cret',
+      MARKETPLACE_SECRET: SECRETS.marketplace,
+      POLYMART_WEBHOOK_SECRET: SECRETS.polymart,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     });
     receiver = await startReceiver();
@@ -91,6 +96,8 @@ describe('shell commands of the README and docs', () => {
       // Every curl of the document fails the run on a non-2xx answer, printing the answer.
       'curl() { command curl --fail-with-body "$@"; }',
       `URL=${t.baseUrl}`,
+      `MARKETPLACE_SECRET=${SECRETS.marketplace}`,
+      `POLYMART_WEBHOOK_SECRET=${SECRETS.polymart}`,
       `TOKEN=${t.adminToken}`,
       `auth=(-H "authorization: Bearer $TOKEN" -H 'content-type: application/json')`,
       ...curlBlocks(file).map((block, i) => `echo "--- block ${i + 1}" >&2\n${substituted(block)}`),
