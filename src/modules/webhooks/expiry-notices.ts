@@ -13,10 +13,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../../db/storage/storage.js';
 import { getLicense, withoutHistory } from '../licenses/licenses.service.js';
-import { EXPIRED_EVENT_TYPE, EXPIRING_EVENT_TYPE } from './event-types.js';
-import { newEvent } from './events.js';
-import { enqueue } from './outbox.repository.js';
-import type { EventGate } from './subscriptions.js';
+import { EXPIRED_EVENT_TYPE, EXPIRING_EVENT_TYPE } from '../events/event-types.js';
+import { newEvent } from '../events/events.js';
+import { enqueue } from '../events/outbox.repository.js';
+import type { EventGate } from '../events/subscriptions.js';
 
 export const EXPIRING_NOTICE_MS = 7 * 24 * 3600_000;
 const SCAN_EVERY_MS = 60_000;

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DeliveryWorker } from './delivery-worker.js';
 import { startExpiryNotices } from './expiry-notices.js';
-import { Subscriptions } from './subscriptions.js';
+import { Subscriptions } from '../events/subscriptions.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
 import * as endpoints from './endpoints.service.js';
-import { ALL_EVENTS, EVENT_TYPES } from './event-types.js';
+import { ALL_EVENTS, EVENT_TYPES } from '../events/event-types.js';
 import {
   DeliveriesQuerySchema,
   DeliverySchema,

@@ -10,7 +10,7 @@
 // Locked, the statement waits for that delete and leaves the endpoint out.
 import { PostgresAdapter, sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database.js';
-import type { WebhookDeliveriesTable, WebhookOutboxTable } from '../../db/schema.js';
+import type { WebhookOutboxTable } from '../../db/schema.js';
 import { ALL_EVENTS } from './event-types.js';
 import type { OutboundEvent } from './events.js';
 
@@ -151,26 +151,6 @@ export async function settle(db: Db, id: string, owner: string, settlement: Sett
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function insertDelivery(db: Db, delivery: WebhookDeliveriesTable): Promise<void> {
-  await db.insertInto('webhook_deliveries').values(delivery).execute();
-}
-
-/** A logged attempt and its event's state now (the outbox row, found by its key `<event id>:<endpoint id>`). */
-export type LoggedDelivery = WebhookDeliveriesTable & { event_status: string | null };
-
-export function listDeliveries(db: Db, endpointId: string, limit: number): Promise<LoggedDelivery[]> {
-  return db
-    .selectFrom('webhook_deliveries as d')
-    .leftJoin('webhook_outbox as o', (join) => join.on('o.id', '=', sql<string>`d.event_id || ':' || d.endpoint_id`))
-    .selectAll('d')
-    .select('o.status as event_status')
-    .where('d.endpoint_id', '=', endpointId)
-    .orderBy('d.at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
 /** Makes the event due now with a fresh schedule; false: no such event for this endpoint. */
 export async function redeliver(db: Db, endpointId: string, eventId: string, now: number): Promise<boolean> {
   const result = await db
@@ -192,14 +172,13 @@ export async function queueStats(db: Db): Promise<{ depth: number; oldestCreated
   return { depth: Number(row.depth), oldestCreatedAt: row.oldest === null ? null : Number(row.oldest) };
 }
 
-/** Deletes settled events and delivery log rows older than `before`. */
+/** Deletes settled events older than `before`. */
 export async function pruneSettled(db: Db, before: number): Promise<void> {
   await db
     .deleteFrom('webhook_outbox')
     .where('status', '!=', 'pending')
     .where('created_at', '<', before)
     .execute();
-  await db.deleteFrom('webhook_deliveries').where('at', '<', before).execute();
 }
 
 /** The event types (or `*`) some enabled endpoint receives. */
