@@ -40,6 +40,7 @@ import { createKeyRing, type KeyRing } from './modules/signing/key-ring.js';
 import { signingRoutes } from './modules/signing/signing.routes.js';
 import { licenseFileRoutes } from './modules/licenses/license-file.routes.js';
 import { startWebhooks } from './modules/webhooks/webhooks.plugin.js';
+import { startLicenses } from './modules/licenses/licenses.plugin.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { startBlocklist } from './modules/blocklist/blocklist.plugin.js';
 import { blocklistRoutes } from './modules/blocklist/blocklist.routes.js';
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('longSnapshot', storage.longSnapshot);
   app.decorate('generatedAdmin', await ensureMasterAdmin(db, config.masterAdmin, app.log));
   await startWebhooks(app);
+  await startLicenses(app);
   await startBlocklist(app);
   await startSharingDetection(app);
 

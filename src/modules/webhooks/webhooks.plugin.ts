@@ -1,8 +1,7 @@
 // Outbound webhooks in this instance: the subscription set validations consult, the
-// delivery worker and the expiring-license scan, started with the app and stopped on close.
+// delivery worker, started with the app and stopped on close.
 import type { FastifyInstance } from 'fastify';
 import { DeliveryWorker } from './delivery-worker.js';
-import { startExpiryNotices } from './expiry-notices.js';
 import { Subscriptions } from '../events/subscriptions.js';
 
 declare module 'fastify' {
@@ -21,12 +20,10 @@ export async function startWebhooks(app: FastifyInstance): Promise<void> {
     { retryScheduleSeconds: app.config.webhookRetryScheduleSeconds, allowPrivateNetworks: app.config.webhookAllowPrivateNetworks },
     app.log,
   );
-  const stopExpiry = startExpiryNotices(app.storage, subscriptions, app.log);
   app.decorate('webhookSubscriptions', subscriptions);
   app.decorate('webhookWorker', worker);
   app.addHook('onReady', async () => worker.start());
   app.addHook('preClose', async () => {
-    stopExpiry();
     await worker.stop();
     await subscriptions.stop();
   });
