@@ -6,6 +6,7 @@ import type { Db } from '../../db/database.js';
 import { enqueueQuery } from '../events/outbox.repository.js';
 import { eventOfAudit } from '../events/events.js';
 import type { EventGate } from '../events/subscriptions.js';
+import { noteChange } from '../events/change-feed.js';
 import { newId } from '../../lib/ids.js';
 import type { AuditEntriesTable } from '../../db/schema.js';
 import type { CompiledQuery } from 'kysely';
@@ -20,6 +21,7 @@ export type { AuditEntry } from './audit.schemas.js';
  */
 export async function recordAudit(trx: Db, performedBy: string, name: string, data: unknown): Promise<void> {
   for (const write of auditWrites(trx, auditRow(performedBy, name, data))) await write.execute();
+  noteChange(trx, name, data);
 }
 
 /**
