@@ -86,7 +86,7 @@ export class DeliveryWorker {
     if (room <= 0) return;
     this.polling = true;
     try {
-      const { db, dialect } = this.storage;
+      const { db } = this.storage;
       const now = Date.now();
       if (now - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = now;
@@ -97,7 +97,7 @@ export class DeliveryWorker {
       if (!this.backlog) return; // a read, so an idle worker takes no write lock
       const busy = [...this.inFlightFor].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
       const claim = { owner: this.owner, now, leaseUntil: now + this.leaseMs, limit: room, perEndpoint: this.perEndpoint, busy };
-      const rows = await outbox.claimDue(db, dialect, claim);
+      const rows = await outbox.claimDue(db, claim);
       const endpoints = new Map((await findEndpoints(db, [...new Set(rows.map((r) => r.endpoint_id))])).map((e) => [e.id, e]));
       for (const row of rows) this.track(row.endpoint_id, this.attempt(row, endpoints.get(row.endpoint_id)));
     } catch (err) {
