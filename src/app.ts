@@ -57,9 +57,9 @@ const ROUTES = [
 
 /**
  * The app, plugin by plugin. Each names the plugins it needs (`fastify-plugin`'s
- * `dependencies`): Fastify refuses to start when one is listed before them. Hooks run
- * in this order too (preClose: signing times saved, workers stopped, before the database
- * closes).
+ * `dependencies`): Fastify refuses to start when one is listed before them. On close,
+ * every preClose hook (signing times saved, workers stopped, hits flushed) runs before
+ * storage's onClose closes the database.
  */
 export const PLUGINS = [
   storagePlugin, // the database: storage, db, snapshot, longSnapshot
