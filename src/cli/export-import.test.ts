@@ -12,7 +12,7 @@ import { createOrder, createRole, generateKey, staffWith, newLicense, createProd
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import { base32Decode, codeForStep, stepAt } from '../modules/two-factor/totp.js';
 import { DERIVED_TABLES, TABLES } from './tables.js';
-import { announceExpired, announceExpiring } from '../modules/webhooks/expiry-notices.js';
+import { announceExpired, announceExpiring } from '../modules/licenses/expiry-notices.js';
 import { startReceiver } from '../../test/helpers/webhook-receiver.js';
 import { polymartSignature } from '../modules/marketplace/polymart.signature.js';
 

@@ -4,7 +4,8 @@
 // checks the permission before the body is even parsed. Routes without
 // `config.permission` are public.
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { actorFromStaff, hasPermission, type Actor } from '../modules/auth/actor.js';
+import { actorFromStaff, type Actor } from '../modules/auth/actor.js';
+import { hasPermission } from './permissions.js';
 import { checkCredentials, INVALID_LOGIN } from '../modules/auth/auth.service.js';
 import { limitedGuess } from '../modules/auth/password-attempts.js';
 import { actorFromApiToken, isApiToken } from '../modules/api-tokens/api-tokens.service.js';

@@ -3,9 +3,10 @@
 // only break timestamp ties, which the insertion order does as well. On SQLite the key is
 // the rowid itself, so an attempt costs one index less and no UUID: the insert on the
 // validation hot path takes about 40% less time (measured in docs/licenses.md).
-import { SqliteAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../storage/dialect.js';
 
-const isSqlite = (db: Kysely<any>) => db.getExecutor().adapter instanceof SqliteAdapter;
+const isSqlite = (db: Kysely<any>) => dialectOf(db) === 'sqlite';
 
 /**
  * Recreates validation_attempts with integer (database-assigned) or text ids, copying the

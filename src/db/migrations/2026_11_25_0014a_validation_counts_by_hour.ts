@@ -6,9 +6,10 @@
 // (validation's group commit, PUT /licenses, pruning, a license's cascade delete), so the
 // counts always equal a direct count of validation_attempts. An index on
 // licenses.expires_at lets the active/expired figures count expired licenses from it.
-import { SqliteAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../storage/dialect.js';
 
-const isSqlite = (db: Kysely<any>) => db.getExecutor().adapter instanceof SqliteAdapter;
+const isSqlite = (db: Kysely<any>) => dialectOf(db) === 'sqlite';
 const HOUR_MS = 3_600_000;
 
 async function createSqliteTriggers(db: Kysely<any>): Promise<void> {

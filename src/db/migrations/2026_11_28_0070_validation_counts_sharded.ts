@@ -5,9 +5,10 @@
 // (`pg_backend_pid() % 16`: a backend runs one transaction at a time, so its writes never
 // wait for each other) and a delete subtracts from its own shard too: a shard may go
 // negative, the sum of an hour's shards is the count. SQLite has one writer: shard 0.
-import { SqliteAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../storage/dialect.js';
 
-const isSqlite = (db: Kysely<any>) => db.getExecutor().adapter instanceof SqliteAdapter;
+const isSqlite = (db: Kysely<any>) => dialectOf(db) === 'sqlite';
 const HOUR_MS = 3_600_000;
 export const COUNTER_SHARDS = 16;
 

@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, createOrder, createProduct, newLicense, staffWith, uniq, type StaffAccount } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { eventOfAudit } from '../webhooks/events.js';
-import { redactAuditData, withoutDiscordTokens } from './audit.redaction.js';
+import { eventOfAudit } from '../events/events.js';
+import { withoutDiscordTokens } from '../../lib/discord-webhook-url.js';
+import { redactAuditData } from './audit.redaction.js';
 
 type Entry = { name: string; data: string };
 const DISCORD_TOKEN = 'Zx9-token_ABCDEFGHJKMNPQRSTVWX0123456789abcdefghij';

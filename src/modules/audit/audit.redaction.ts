@@ -8,7 +8,8 @@
 // makes every audited action declare it. Free text (notes, reasons) is searched for
 // key-shaped text as well, and every string for Discord webhook URLs.
 import { cutKey, cutKeyShapedText } from '../../lib/license-key-text.js';
-import type { AUDIT_EVENT_TYPES } from '../webhooks/event-types.js';
+import type { AUDIT_EVENT_TYPES } from '../events/event-types.js';
+import { withoutDiscordTokens } from '../../lib/discord-webhook-url.js';
 
 export interface AuditReader {
   /** May read licenses (their keys) directly. */
@@ -59,13 +60,6 @@ export const SENSITIVE: Record<(typeof AUDIT_EVENT_TYPES)[number], Sensitive> = 
 
 /** Fields of a customer entry that are not the customer's and stay: who wrote it. */
 const KEPT_OF_CUSTOMER = ['id', 'marketplace'];
-
-// https://discord.com/api/webhooks/<id>/<token> (also discordapp.com, ptb./canary., /api/v10/): the token is the credential.
-const DISCORD_WEBHOOK = /((?:https?:\/\/)?(?:[a-z0-9-]+\.)?discord(?:app)?\.com\/api(?:\/v\d+)?\/webhooks\/[^/\s"?#]+\/)[^\s"?#]+/gi;
-
-/** `text` with the token of every Discord webhook URL replaced by `…`. */
-export const withoutDiscordTokens = (text: string): string =>
-  /discord/i.test(text) ? text.replace(DISCORD_WEBHOOK, '$1…') : text;
 
 type Json = unknown;
 

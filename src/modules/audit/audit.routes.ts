@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ListResponse, sendList } from '../../http/list-response.js';
 import { AuditEntrySchema, AuditQuerySchema } from './audit.schemas.js';
-import { hasPermission, type Actor } from '../auth/actor.js';
+import { hasPermission, type PermissionHolder } from '../../http/permissions.js';
 import { auditEventNames, listAudit } from './audit.service.js';
 import type { AuditReader } from './audit.redaction.js';
 
@@ -9,7 +9,7 @@ const MAX_LIMIT = 1000;
 const tags = ['Audit log'];
 
 /** What the caller may read directly decides what it sees of each entry's data. */
-const readerOf = (actor: Actor): AuditReader => ({
+const readerOf = (actor: PermissionHolder): AuditReader => ({
   licenses: hasPermission(actor, 'licenses:read'),
   customers: hasPermission(actor, 'customers:read'),
 });

@@ -3,9 +3,10 @@
 // events are the same facts: writing an entry also queues its event for every endpoint
 // subscribed to it, in the same transaction (auditWrites is the one place that does both).
 import type { Db } from '../../db/database.js';
-import { enqueueQuery } from '../webhooks/outbox.repository.js';
-import { eventOfAudit } from '../webhooks/events.js';
-import type { EventGate } from '../webhooks/subscriptions.js';
+import { enqueueQuery } from '../events/outbox.repository.js';
+import { eventOfAudit } from '../events/events.js';
+import type { EventGate } from '../events/subscriptions.js';
+import { noteChange } from '../events/change-feed.js';
 import { newId } from '../../lib/ids.js';
 import type { AuditEntriesTable } from '../../db/schema.js';
 import type { CompiledQuery } from 'kysely';
@@ -21,6 +22,7 @@ export type { AuditEntry } from './audit.schemas.js';
  */
 export async function recordAudit(trx: Db, performedBy: string, name: string, data: unknown): Promise<void> {
   for (const write of auditWrites(trx, auditRow(performedBy, name, data))) await write.execute();
+  noteChange(trx, name, data);
 }
 
 /**

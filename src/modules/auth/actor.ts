@@ -32,6 +32,3 @@ export async function actorFromStaff(db: Db, staff: StaffTable): Promise<Actor> 
   for (const role of roles) for (const p of JSON.parse(role.permissions) as string[]) permissions.add(p);
   return { ...base, isMasterAdmin: false, permissions: [...permissions], roleNames: roles.map((r) => r.name).join(', ') };
 }
-
-export const hasPermission = (actor: Actor, permission: string): boolean =>
-  actor.isMasterAdmin || actor.permissions.includes(permission);

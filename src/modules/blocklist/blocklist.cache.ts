@@ -8,10 +8,10 @@
 // minute across instances by a conditional update in the same transaction.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.js';
-import { BLOCKLIST_HIT_EVENT_TYPE } from '../webhooks/event-types.js';
-import { newEvent } from '../webhooks/events.js';
-import { enqueue } from '../webhooks/outbox.repository.js';
-import type { EventGate } from '../webhooks/subscriptions.js';
+import { BLOCKLIST_HIT_EVENT_TYPE } from '../events/event-types.js';
+import { newEvent } from '../events/events.js';
+import { enqueue } from '../events/outbox.repository.js';
+import type { EventGate } from '../events/subscriptions.js';
 import * as repo from './blocklist.repository.js';
 import { toRule } from './blocklist.service.js';
 import { RuleIndex, type IndexedRule, type Presented, type RuleMode, type RuleType } from './rule-index.js';

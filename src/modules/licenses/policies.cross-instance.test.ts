@@ -6,7 +6,7 @@ import { startChildApp, type ChildApp } from '../../../test/helpers/child-proces
 import { auditEntries, createProduct, newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
 import { startTwoInstances } from '../../../test/helpers/two-instances.js';
-import { announceExpired } from '../webhooks/expiry-notices.js';
+import { announceExpired } from './expiry-notices.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
 const DAY = 86_400_000;

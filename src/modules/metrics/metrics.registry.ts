@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { onBatch, onSlotRelease, onValidation, onWebhookAttempt } from '../../lib/observe.js';
-import { queueStats } from '../webhooks/outbox.repository.js';
+import { queueStats } from '../events/outbox.repository.js';
 
 type QueueStats = Awaited<ReturnType<typeof queueStats>>;
 

@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
+import type { CommittedChange } from '../events/change-feed.js';
 import * as repo from './sharing.repository.js';
 import { LICENSE_SETTINGS } from '../licenses/license-settings.bounds.js';
 import { parseSharingAlert, sharingAlert } from '../licenses/license-settings.js';
@@ -39,6 +40,12 @@ export interface SharingSuspected {
   windowHours: number;
   topValues: { ips: repo.TopValue[]; hwids: repo.TopValue[] };
 }
+
+/** The changes that may set, replace or drop a product's or a license's alert (their audit data carries `id` and `sharingAlert`). */
+export const SETTING_CHANGES = ['products.create', 'products.update', 'products.delete', 'licenses.create', 'licenses.update', 'licenses.delete'] as const;
+
+const sameAlert = (a: SharingAlert | null, b: SharingAlert | null): boolean =>
+  a === b || (a !== null && b !== null && a.windowHours === b.windowHours && a.distinctIps === b.distinctIps && a.distinctHwids === b.distinctHwids);
 
 export const windowStart = (alert: SharingAlert, now: number) => now - alert.windowHours * HOUR_MS;
 
@@ -151,6 +158,15 @@ export class SharingDetector {
   async reloadSettings(): Promise<void> {
     await this.refreshing;
     await this.refreshSettings();
+  }
+
+  /** After a product or license change committed on this instance: read the settings again when its alert is not the one held. */
+  async settingChanged(change: CommittedChange): Promise<void> {
+    const { id, sharingAlert } = (change.data ?? {}) as { id?: unknown; sharingAlert?: SharingAlert | null };
+    if (typeof id !== 'string') return;
+    const held = (change.name.startsWith('products.') ? this.productAlerts : this.licenseAlerts).get(id) ?? null;
+    const now = change.name.endsWith('.delete') ? null : (sharingAlert ?? null);
+    if (!sameAlert(held, now)) await this.reloadSettings();
   }
 
   /** Deletes sightings older than the longest window (every PRUNE_EVERY_MS at most). */

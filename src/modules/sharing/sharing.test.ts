@@ -2,7 +2,7 @@
 // products and licenses, the mark set once per arming (refused attempts count), what the
 // license shows, clearing it (which re-arms), on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, createProduct, newLicense, putBody, readLicense, staffWith } from '../../../test/helpers/fixtures.js';
+import { auditEntries, createProduct, newLicense, productBody, putBody, readLicense, staffWith } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000', TRUST_PROXY: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
@@ -101,5 +101,27 @@ describe.each(DIALECTS)('shared-key detection (%s)', (dialect) => {
     expect((await readLicense(t, plain.id)).sharingSuspectedAtEpochMillis).toBeNull();
     expect((await t.admin('GET', `/licenses/${plain.id}/sharing`)).json).toMatchObject({ alert: null, alertSource: null, distinctIps: null });
     expect((await t.admin('GET', '/licenses/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/sharing')).status).toBe(404);
+  });
+
+  it('a sharing alert changed on this instance is in force when its answer arrives (create, PUT, PATCH, delete; products and licenses)', async () => {
+    // Each check runs right after the answer: the settings poll (once a second) would be too late.
+    const alert = (licenseId: string, productId: string) => t.app.sharing.alertFor(licenseId, productId);
+    const product = await createProduct(t, { sharingAlert: { distinctIps: 3, windowHours: 5 } });
+    const license = await newLicense(t, { productId: product.id });
+    expect(alert(license.id, product.id)).toEqual({ distinctIps: 3, windowHours: 5 });
+    expect((await t.admin('PATCH', `/products/${product.id}`, { body: { sharingAlert: { distinctHwids: 4, windowHours: 6 } } })).status).toBe(200);
+    expect(alert(license.id, product.id)).toEqual({ distinctHwids: 4, windowHours: 6 });
+    expect((await t.admin('PUT', `/products/${product.id}`, { body: productBody({ sharingAlert: { distinctIps: 7, windowHours: 8 } }) })).status).toBe(200);
+    expect(alert(license.id, product.id)).toEqual({ distinctIps: 7, windowHours: 8 });
+    expect((await t.admin('PUT', `/licenses/${license.id}`, { body: putBody(license, { sharingAlert: { distinctIps: 1, windowHours: 2 } }) })).status).toBe(200);
+    expect(alert(license.id, product.id)).toEqual({ distinctIps: 1, windowHours: 2 });
+    expect((await t.admin('PATCH', `/licenses/${license.id}`, { body: { sharingAlert: null } })).status).toBe(200);
+    expect(alert(license.id, product.id)).toEqual({ distinctIps: 7, windowHours: 8 }); // the product's again
+    const own = await newLicense(t, { productId: product.id, sharingAlert: { distinctHwids: 9, windowHours: 10 } });
+    expect(alert(own.id, product.id)).toEqual({ distinctHwids: 9, windowHours: 10 });
+    expect((await t.admin('DELETE', `/licenses/${own.id}`)).status).toBe(204);
+    expect(alert(own.id, product.id)).toEqual({ distinctIps: 7, windowHours: 8 });
+    expect((await t.admin('PATCH', `/products/${product.id}`, { body: { sharingAlert: null } })).status).toBe(200);
+    expect(alert(license.id, product.id)).toBeNull();
   });
 });

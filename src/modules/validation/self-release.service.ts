@@ -3,6 +3,7 @@
 // locked as a binding validation locks it (PostgreSQL; SQLite's transaction holds the
 // writer lock), so a release and the validations racing it apply one after the other.
 import type { Db } from '../../db/database.js';
+import { lockRows } from '../../db/storage/row-locks.js';
 import type { Storage } from '../../db/storage/storage.js';
 import { forbidden, HttpError, notFound } from '../../http/errors.js';
 import { reportSlotRelease } from '../../lib/observe.js';
@@ -15,13 +16,8 @@ import type { IdleBinding, SlotKind } from './validation.types.js';
 export const RELEASE_NOT_FOUND = 'License not found';
 export const RELEASE_NOT_ENABLED = 'Self-service release is not enabled for this license';
 
-const readLicense = (storage: Storage, trx: Db, id: string) =>
-  storage.perEngine({
-    sqlite: () =>
-      trx.selectFrom('licenses').select(['product_id', 'self_release_limit']).where('id', '=', id).executeTakeFirst(),
-    postgres: () =>
-      trx.selectFrom('licenses').select(['product_id', 'self_release_limit']).where('id', '=', id).forNoKeyUpdate().executeTakeFirst(),
-  });
+const readLicense = (trx: Db, id: string) =>
+  trx.selectFrom('licenses').select(['product_id', 'self_release_limit']).where('id', '=', id).$call(lockRows(trx, 'noKeyUpdate')).executeTakeFirst();
 
 /** The releases counted in the window ending now: how many, and when the oldest was. */
 async function countedReleases(trx: Db, licenseId: string, now: number): Promise<{ count: number; oldest: number | null }> {
@@ -42,7 +38,7 @@ function limitReached(limit: number, oldest: number, now: number): HttpError {
 export async function selfRelease(storage: Storage, body: ReleaseBody, now = Date.now()): Promise<ReleaseResult> {
   const { licenseId } = body;
   const { result, freed } = await storage.transaction(async (trx) => {
-    const license = await readLicense(storage, trx, licenseId);
+    const license = await readLicense(trx, licenseId);
     if (!license || license.product_id !== body.productId) throw notFound(RELEASE_NOT_FOUND);
     const limit = license.self_release_limit;
     if (limit === null) throw forbidden(RELEASE_NOT_ENABLED);

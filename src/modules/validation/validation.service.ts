@@ -5,7 +5,7 @@ import type { Storage } from '../../db/storage/storage.js';
 import { createPostgresValidator } from './validation.postgres.js';
 import { createSqliteValidator } from './validation.sqlite.js';
 import type { Validator } from './validation.types.js';
-import { NO_EVENTS, type EventGate } from '../webhooks/subscriptions.js';
+import { NO_EVENTS, type EventGate } from '../events/subscriptions.js';
 
 /** `events` says which validation events (and slot-release events) some endpoint may want. */
 export function createValidator(storage: Storage, historyMax: number, events: EventGate = NO_EVENTS): Validator {

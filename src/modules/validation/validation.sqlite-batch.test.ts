@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/test-app.js';
 import { createDb, migrateToLatest, type DbHandle } from '../../db/database.js';
 import { createBatchProcessor } from './validation.sqlite-batch.js';
-import { NO_EVENTS } from '../webhooks/subscriptions.js';
+import { NO_EVENTS } from '../events/subscriptions.js';
 
 describe('SQLite validation batch', () => {
   let database: TestDatabase;

@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.js';
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
 import { createBatchProcessor } from './validation.sqlite-batch.js';
 import type { ValidationRequest, ValidationResult, Validator } from './validation.types.js';
-import type { EventGate } from '../webhooks/subscriptions.js';
+import type { EventGate } from '../events/subscriptions.js';
 
 export function createSqliteValidator(db: Db, sqlite: SqliteDatabase.Database, historyMax: number, events: EventGate): Validator {
   const processBatch = createBatchProcessor(db, sqlite, historyMax, events);

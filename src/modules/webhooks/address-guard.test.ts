@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { isPrivateAddress } from './address-guard.js';
-import { newEvent } from './events.js';
+import { newEvent } from '../events/events.js';
 import { sendAttempt } from './send-attempt.js';
 
 /** Host spellings (as written in a URL) that must never be a webhook target. */

@@ -11,7 +11,8 @@ import { newId } from '../../lib/ids.js';
 import { reportWebhookAttempt } from '../../lib/observe.js';
 import { disableFailingEndpoint, endpointLockKey } from './endpoints.service.js';
 import { findEndpoints, updateEndpoint, type EndpointRow } from './endpoints.repository.js';
-import * as outbox from './outbox.repository.js';
+import * as outbox from '../events/outbox.repository.js';
+import * as deliveries from './deliveries.repository.js';
 import { retryDelayMs } from './retry-schedule.js';
 import { discordNames } from './discord-names.js';
 import { sendAttempt, type AttemptResult } from './send-attempt.js';
@@ -86,17 +87,18 @@ export class DeliveryWorker {
     if (room <= 0) return;
     this.polling = true;
     try {
-      const { db, dialect } = this.storage;
+      const { db } = this.storage;
       const now = Date.now();
       if (now - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = now;
         await outbox.pruneSettled(db, now - DELIVERY_LOG_RETENTION_MS);
+        await deliveries.pruneDeliveries(db, now - DELIVERY_LOG_RETENTION_MS);
       }
       this.backlog = await outbox.anyDue(db, now);
       if (!this.backlog) return; // a read, so an idle worker takes no write lock
       const busy = [...this.inFlightFor].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
       const claim = { owner: this.owner, now, leaseUntil: now + this.leaseMs, limit: room, perEndpoint: this.perEndpoint, busy };
-      const rows = await outbox.claimDue(db, dialect, claim);
+      const rows = await outbox.claimDue(db, claim);
       const endpoints = new Map((await findEndpoints(db, [...new Set(rows.map((r) => r.endpoint_id))])).map((e) => [e.id, e]));
       for (const row of rows) this.track(row.endpoint_id, this.attempt(row, endpoints.get(row.endpoint_id)));
     } catch (err) {
@@ -153,7 +155,7 @@ export class DeliveryWorker {
       await this.storage.lock(trx, endpointLockKey(endpoint.id)); // not while the endpoint is deleted
       const held = await outbox.settle(trx, row.id, this.owner, { status, attempts: attempt, nextAttemptAt: now + (delay ?? 0) });
       if (!held) return null; // the lease ran out and another worker has the row: its record counts
-      await outbox.insertDelivery(trx, {
+      await deliveries.insertDelivery(trx, {
         id: newId(),
         endpoint_id: row.endpoint_id,
         event_id: row.event_id,

@@ -6,10 +6,11 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { assertDeliverableUrl, UnsafeUrlError } from './address-guard.js';
-import { ALL_EVENTS, isEventType, PING_EVENT_TYPE } from './event-types.js';
-import { newEvent } from './events.js';
+import { ALL_EVENTS, isEventType, PING_EVENT_TYPE } from '../events/event-types.js';
+import { newEvent } from '../events/events.js';
 import * as repo from './endpoints.repository.js';
-import * as outbox from './outbox.repository.js';
+import * as outbox from '../events/outbox.repository.js';
+import * as deliveries from './deliveries.repository.js';
 import type { Delivery, WebhookEndpoint, WebhookEndpointBody, WebhookEndpointWithSecret } from './webhooks.schemas.js';
 import { DAY_MS } from '../../lib/time.js';
 
@@ -155,7 +156,7 @@ export async function disableFailingEndpoint(trx: Db, id: string, reason: string
 
 export async function listDeliveries(db: Db, id: string, limit: number): Promise<Delivery[]> {
   if (!(await repo.findEndpoint(db, id))) throw notFound(ENDPOINT_NOT_FOUND);
-  const rows = await outbox.listDeliveries(db, id, limit);
+  const rows = await deliveries.listDeliveries(db, id, limit);
   return rows.map((r) => ({
     eventId: r.event_id,
     type: r.type,

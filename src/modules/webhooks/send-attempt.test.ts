@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from './address-guard.js';
-import { newEvent } from './events.js';
+import { newEvent } from '../events/events.js';
 import { RESPONSE_EXCERPT_BYTES, sendAttempt } from './send-attempt.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;

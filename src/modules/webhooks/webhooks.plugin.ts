@@ -1,33 +1,24 @@
-// Outbound webhooks in this instance: the subscription set validations consult, the
-// delivery worker and the expiring-license scan, started with the app and stopped on close.
-import type { FastifyInstance } from 'fastify';
+// Outbound webhooks in this instance: the delivery worker, started once the app is ready
+// and stopped on close. What to deliver comes from the events module's outbox.
+import fp from 'fastify-plugin';
 import { DeliveryWorker } from './delivery-worker.js';
-import { startExpiryNotices } from './expiry-notices.js';
-import { Subscriptions } from './subscriptions.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Which event types some enabled endpoint receives (validation consults it without a query). */
-    webhookSubscriptions: Subscriptions;
     webhookWorker: DeliveryWorker;
   }
 }
 
-export async function startWebhooks(app: FastifyInstance): Promise<void> {
-  const subscriptions = new Subscriptions(app.db);
-  await subscriptions.start();
-  const worker = new DeliveryWorker(
-    app.storage,
-    { retryScheduleSeconds: app.config.webhookRetryScheduleSeconds, allowPrivateNetworks: app.config.webhookAllowPrivateNetworks },
-    app.log,
-  );
-  const stopExpiry = startExpiryNotices(app.storage, subscriptions, app.log);
-  app.decorate('webhookSubscriptions', subscriptions);
-  app.decorate('webhookWorker', worker);
-  app.addHook('onReady', async () => worker.start());
-  app.addHook('preClose', async () => {
-    stopExpiry();
-    await worker.stop();
-    await subscriptions.stop();
-  });
-}
+export const webhooksPlugin = fp(
+  async (app) => {
+    const worker = new DeliveryWorker(
+      app.storage,
+      { retryScheduleSeconds: app.config.webhookRetryScheduleSeconds, allowPrivateNetworks: app.config.webhookAllowPrivateNetworks },
+      app.log,
+    );
+    app.decorate('webhookWorker', worker);
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('preClose', () => worker.stop());
+  },
+  { name: 'webhooks', dependencies: ['storage', 'events'] },
+);

@@ -1,10 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
-import { hasPermission, type Actor } from '../auth/actor.js';
-import { withoutDiscordTokens } from '../audit/audit.redaction.js';
+import { hasPermission, type PermissionHolder } from '../../http/permissions.js';
+import { withoutDiscordTokens } from '../../lib/discord-webhook-url.js';
 import * as endpoints from './endpoints.service.js';
 import type { WebhookEndpoint } from './webhooks.schemas.js';
-import { ALL_EVENTS, EVENT_TYPES } from './event-types.js';
+import { ALL_EVENTS, EVENT_TYPES } from '../events/event-types.js';
 import {
   DeliveriesQuerySchema,
   DeliverySchema,
@@ -21,7 +21,7 @@ const tags = ['Webhooks'];
  * A Discord webhook URL's token is a credential: a caller who may only read endpoints sees
  * it cut (`…`); one who may change them (and so re-enter the URL) sees it whole.
  */
-const shownTo = (actor: Actor) => (endpoint: WebhookEndpoint): WebhookEndpoint =>
+const shownTo = (actor: PermissionHolder) => (endpoint: WebhookEndpoint): WebhookEndpoint =>
   hasPermission(actor, 'webhooks:write') ? endpoint : { ...endpoint, url: withoutDiscordTokens(endpoint.url) };
 const READ_NOTE = ' Without `webhooks:write`, the token of a Discord webhook URL is shown as `…`.';
 const URL_RULE =

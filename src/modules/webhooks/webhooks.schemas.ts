@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableString } from '../../http/schemas.js';
-import { ALL_EVENTS, EVENT_TYPES } from './event-types.js';
+import { ALL_EVENTS, EVENT_TYPES } from '../events/event-types.js';
 
 const FormatSchema = Type.Unsafe<'standard' | 'discord'>({
   type: 'string',

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, createCustomer, newLicense, staffWith, validate } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { answer, eventOf, startReceiver, type Receiver } from '../../../test/helpers/webhook-receiver.js';
-import { announceExpiring } from './expiry-notices.js';
+import { announceExpiring } from '../licenses/expiry-notices.js';
 import { until } from '../../../test/helpers/until.js';
 
 describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {

@@ -1,7 +1,7 @@
 // The events of a validation (DECISIONS.md): its outcome, and each slot it binds. Not audit
 // entries: they are queued only while some endpoint subscribes (see subscriptions.ts).
-import type { SlotKind, ValidationRequest } from '../validation/validation.types.js';
-import { newEvent, type OutboundEvent } from './events.js';
+import type { SlotKind, ValidationRequest } from './validation.types.js';
+import { newEvent, type OutboundEvent } from '../events/events.js';
 
 export const validationEventType = (valid: boolean) => (valid ? 'licenses.validate.succeeded' : 'licenses.validate.failed');
 

@@ -12,11 +12,11 @@
 // start); license_expired_notices makes several instances, or scans, announce it once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../../db/storage/storage.js';
-import { getLicense, withoutHistory } from '../licenses/licenses.service.js';
-import { EXPIRED_EVENT_TYPE, EXPIRING_EVENT_TYPE } from './event-types.js';
-import { newEvent } from './events.js';
-import { enqueue } from './outbox.repository.js';
-import type { EventGate } from './subscriptions.js';
+import { getLicense, withoutHistory } from './licenses.service.js';
+import { EXPIRED_EVENT_TYPE, EXPIRING_EVENT_TYPE } from '../events/event-types.js';
+import { newEvent } from '../events/events.js';
+import { enqueue } from '../events/outbox.repository.js';
+import type { EventGate } from '../events/subscriptions.js';
 import { DAY_MS, MINUTE_MS } from '../../lib/time.js';
 
 export const EXPIRING_NOTICE_MS = 7 * DAY_MS;

@@ -8,9 +8,10 @@
 // not yet committed would otherwise be found, and the row for it would then fail its
 // foreign-key check once the delete commits (a 500 for the change that queued the event).
 // Locked, the statement waits for that delete and leaves the endpoint out.
-import { PostgresAdapter, sql } from 'kysely';
-import type { Db, Dialect } from '../../db/database.js';
-import type { WebhookDeliveriesTable, WebhookOutboxTable } from '../../db/schema.js';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { lockRows } from '../../db/storage/row-locks.js';
+import type { WebhookOutboxTable } from '../../db/schema.js';
 import { ALL_EVENTS } from './event-types.js';
 import type { OutboundEvent } from './events.js';
 
@@ -18,8 +19,6 @@ export type OutboxRow = WebhookOutboxTable;
 
 /** How many of the oldest due rows one claim looks at. */
 const CLAIM_WINDOW = 256;
-
-const onPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** Queues `event` for every enabled endpoint subscribed to its type (none: inserts nothing). */
 export const enqueueQuery = (db: Db, event: OutboundEvent) =>
@@ -50,7 +49,7 @@ export const enqueueQuery = (db: Db, event: OutboundEvent) =>
           sql<number>`0`.as('attempts'),
           sql<number>`cast(${event.createdAt} as bigint)`.as('next_attempt_at'),
         ])
-        .$if(onPostgres(db), (subscribers) => subscribers.forKeyShare('e')),
+        .$call(lockRows(db, 'keyShare', { of: 'e' })),
     );
 
 export async function enqueue(db: Db, event: OutboundEvent): Promise<void> {
@@ -108,7 +107,6 @@ const dueRows = (db: Db, now: number) =>
  */
 export async function claimDue(
   db: Db,
-  dialect: Dialect,
   claim: { owner: string; now: number; leaseUntil: number; limit: number; perEndpoint: number; busy: readonly string[] },
 ): Promise<OutboxRow[]> {
   let due = dueRows(db, claim.now);
@@ -119,11 +117,11 @@ export async function claimDue(
   const ranked = db
     .selectFrom(oldest.as('o'))
     .select(['o.id', 'o.next_attempt_at', sql<number>`row_number() over (partition by o.endpoint_id order by o.next_attempt_at, o.id)`.as('rank')]);
-  let picked = db
+  const picked = db
     .selectFrom('webhook_outbox')
     .select('id')
-    .where('id', 'in', db.selectFrom(ranked.as('r')).select('r.id').where('r.rank', '<=', claim.perEndpoint).orderBy('r.next_attempt_at').limit(claim.limit));
-  if (dialect === 'postgres') picked = picked.forUpdate().skipLocked();
+    .where('id', 'in', db.selectFrom(ranked.as('r')).select('r.id').where('r.rank', '<=', claim.perEndpoint).orderBy('r.next_attempt_at').limit(claim.limit))
+    .$call(lockRows(db, 'update', { skipLocked: true }));
   return db
     .updateTable('webhook_outbox')
     .set({ lease_owner: claim.owner, lease_until: claim.leaseUntil })
@@ -151,26 +149,6 @@ export async function settle(db: Db, id: string, owner: string, settlement: Sett
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function insertDelivery(db: Db, delivery: WebhookDeliveriesTable): Promise<void> {
-  await db.insertInto('webhook_deliveries').values(delivery).execute();
-}
-
-/** A logged attempt and its event's state now (the outbox row, found by its key `<event id>:<endpoint id>`). */
-export type LoggedDelivery = WebhookDeliveriesTable & { event_status: string | null };
-
-export function listDeliveries(db: Db, endpointId: string, limit: number): Promise<LoggedDelivery[]> {
-  return db
-    .selectFrom('webhook_deliveries as d')
-    .leftJoin('webhook_outbox as o', (join) => join.on('o.id', '=', sql<string>`d.event_id || ':' || d.endpoint_id`))
-    .selectAll('d')
-    .select('o.status as event_status')
-    .where('d.endpoint_id', '=', endpointId)
-    .orderBy('d.at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
 /** Makes the event due now with a fresh schedule; false: no such event for this endpoint. */
 export async function redeliver(db: Db, endpointId: string, eventId: string, now: number): Promise<boolean> {
   const result = await db
@@ -192,14 +170,13 @@ export async function queueStats(db: Db): Promise<{ depth: number; oldestCreated
   return { depth: row.depth, oldestCreatedAt: row.oldest };
 }
 
-/** Deletes settled events and delivery log rows older than `before`. */
+/** Deletes settled events older than `before`. */
 export async function pruneSettled(db: Db, before: number): Promise<void> {
   await db
     .deleteFrom('webhook_outbox')
     .where('status', '!=', 'pending')
     .where('created_at', '<', before)
     .execute();
-  await db.deleteFrom('webhook_deliveries').where('at', '<', before).execute();
 }
 
 /** The event types (or `*`) some enabled endpoint receives. */

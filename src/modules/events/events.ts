@@ -2,7 +2,7 @@
 // standard-format body, fixed at the moment of the change it reports.
 import type { AuditEntriesTable } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
-import { withoutDiscordTokens } from '../audit/audit.redaction.js';
+import { withoutDiscordTokens } from '../../lib/discord-webhook-url.js';
 
 export interface OutboundEvent {
   id: string;

@@ -26,7 +26,7 @@ export const VALIDATION_EVENT_TYPES = ['licenses.slot.bind', 'licenses.validate.
 
 export const EXPIRING_EVENT_TYPE = 'licenses.expiring';
 
-/** Once per license and expiry, when the clock passes it (expiry-notices.ts). */
+/** Once per license and expiry, when the clock passes it (licenses/expiry-notices.ts). */
 export const EXPIRED_EVENT_TYPE = 'licenses.expired';
 
 /** A blocklist rule matched requests (at most one a minute per rule; not audited). */
