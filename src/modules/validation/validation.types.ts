@@ -4,6 +4,7 @@
 // validation.facts.ts's. Engines import from here, never from validation.service.ts, which
 // chooses between them.
 import type { NewValidationAttempt } from '../../db/schema.js';
+import { MINUTE_MS } from '../../lib/time.js';
 import type { Decision, ValidationReason } from './validation.decision.js';
 import type { LicenseLimits } from './validation.facts.js';
 
@@ -87,7 +88,7 @@ export const isStale = (lastSeenAt: number, now: number): boolean => now - lastS
 
 /** Bindings last seen before this moment are idle under the license's timeout; null: no timeout. */
 export const idleBefore = (license: LicenseLimits, now: number): number | null =>
-  license.slot_timeout_minutes === null ? null : now - license.slot_timeout_minutes * 60_000;
+  license.slot_timeout_minutes === null ? null : now - license.slot_timeout_minutes * MINUTE_MS;
 
 /** Whether a request must look for idle bindings of one kind: its value is new, the kind is full and a timeout is set. */
 export const mustLookForIdle = (license: LicenseLimits, bound: boolean, used: number, limit: number | null): boolean =>
