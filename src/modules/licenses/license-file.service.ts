@@ -5,6 +5,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { signCompact } from '../signing/jws.js';
 import type { SigningKey } from '../signing/key-material.js';
 import { getLicense } from './licenses.service.js';
+import { clock } from '../../lib/clock.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_VALID_FOR_DAYS = 365;
@@ -17,7 +18,7 @@ export async function issueLicenseFile(
   key: SigningKey,
 ): Promise<{ licenseFile: string; validUntilEpochMillis: number }> {
   const license = await getLicense(trx, id, 1);
-  const issuedAtEpochMillis = Date.now();
+  const issuedAtEpochMillis = clock.now();
   const payload = {
     licenseId: license.id,
     productId: license.productId,

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
 import * as repo from './stats.repository.js';
 import { DEFAULT_STATS_WINDOW_DAYS, MAX_STATS_WINDOW_DAYS, type LicenseStats, type LicenseStatsQuery } from './stats.schemas.js';
+import { clock } from '../../lib/clock.js';
 
 const DAY_MS = 86_400_000;
 
@@ -15,7 +16,7 @@ function windowStart(since: number | undefined, now: number): number {
   return since;
 }
 
-export async function getLicenseStats(db: Db, query: LicenseStatsQuery, now: number = Date.now()): Promise<LicenseStats> {
+export async function getLicenseStats(db: Db, query: LicenseStatsQuery, now: number = clock.now()): Promise<LicenseStats> {
   const since = windowStart(query.since, now);
   const [status, hours] = await Promise.all([repo.countLicensesByStatus(db, now), repo.countAttemptsByHour(db, since)]);
   return {

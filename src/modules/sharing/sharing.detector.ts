@@ -12,6 +12,7 @@ import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './sharing.repository.js';
 import { MAX_WINDOW_HOURS, parseSharingAlert, type SharingAlert } from './sharing-alert.js';
+import { clock } from '../../lib/clock.js';
 
 export const SETTINGS_POLL_MS = 1000;
 /** A sighting's time may lag by this much: at most 1/60 of the shortest window (1 h). */
@@ -65,7 +66,7 @@ export class SharingDetector {
   }
 
   /** Records what this validation presented, when an alert applies; resolves once any resulting mark is committed. */
-  observe(p: Presentation, now = Date.now()): Promise<void> {
+  observe(p: Presentation, now = clock.now()): Promise<void> {
     if (p.licenseProductId === undefined) return Promise.resolve(); // unknown license: nothing to count
     if (this.licenseAlerts.size === 0 && this.productAlerts.size === 0) return Promise.resolve();
     const alert = this.alertFor(p.licenseId, p.licenseProductId);
@@ -152,7 +153,7 @@ export class SharingDetector {
   }
 
   /** Deletes sightings older than the longest window (every PRUNE_EVERY_MS at most). */
-  async prune(now = Date.now()): Promise<void> {
+  async prune(now = clock.now()): Promise<void> {
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
     await repo.pruneSightings(this.db, now - MAX_WINDOW_HOURS * HOUR_MS).catch(() => undefined);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, createProduct, putBody, readLicense, validate } from '../../../test/helpers/fixtures.js';
+import { useTestClock } from '../../../test/helpers/clock.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(DIALECTS)('license validation (%s)', (dialect) => {
   let t: TestApp;
@@ -41,30 +40,34 @@ describe.each(DIALECTS)('license validation (%s)', (dialect) => {
   });
 
   it('treats an expiry at or before now as expired and a future or null one as valid', async () => {
+    const time = useTestClock();
+    time.freeze(); // "now" is one moment: an expiry exactly at it is tested as such
     const product = await createProduct(t);
     const at = async (expiresAtEpochMillis: number | null) => {
       const license = await newLicense(t, { productId: product.id, expiresAtEpochMillis });
       return (await validate(t, { licenseId: license.id, productId: product.id, hwid: 'HW' })).json.valid;
     };
-    expect(await at(Date.now() - 60_000)).toBe(false);
-    expect(await at(Date.now())).toBe(false);
-    expect(await at(Date.now() + 86_400_000)).toBe(true);
+    expect(await at(time.now() - 60_000)).toBe(false);
+    expect(await at(time.now())).toBe(false);
+    expect(await at(time.now() + 1)).toBe(true);
+    expect(await at(time.now() + 86_400_000)).toBe(true);
     expect(await at(null)).toBe(true);
-    const soon = await newLicense(t, { productId: product.id, expiresAtEpochMillis: Date.now() + 400 });
+    const soon = await newLicense(t, { productId: product.id, expiresAtEpochMillis: time.now() + 400 });
     const args = { licenseId: soon.id, productId: product.id, hwid: 'HW' };
     expect((await validate(t, args)).json.valid).toBe(true);
-    await sleep(soon.expiresAtEpochMillis! - Date.now() + 50);
+    time.advance(400); // the clock reaches the expiry
     expect((await validate(t, args)).json.valid).toBe(false);
     expect((await readLicense(t, soon.id)).validationAttempts.map((a) => a.reason)).toEqual(['VALID', 'EXPIRED']);
   });
 
   it('maxIps=1 binds the first IP, accepts it again and rejects a second IP with IP_LIMIT_REACHED', async () => {
+    const time = useTestClock();
     const license = await newLicense(t, { maxIps: 1 });
     const args = { licenseId: license.id, productId: license.productId, hwid: 'HW-1' };
     const seq: [string, boolean][] = [['127.0.0.3', true], ['127.0.0.3', true], ['127.0.0.4', false], ['127.0.0.3', true]];
     for (const [ip, expected] of seq) {
       expect((await validate(t, args, ip)).json.valid).toBe(expected);
-      await sleep(2);
+      time.advance(2); // each attempt at a time of its own
     }
     const after = await readLicense(t, license.id);
     expect(after.usedIps).toEqual(['127.0.0.3']);
@@ -178,10 +181,11 @@ describe.each(DIALECTS)('validation history and proxies (%s)', (dialect) => {
   afterAll(() => t.close());
 
   it('keeps only the most recent VALIDATION_HISTORY_MAX attempts, oldest first', async () => {
+    const time = useTestClock();
     const license = await newLicense(t);
     for (let i = 1; i <= 5; i += 1) {
       await validate(t, { licenseId: license.id, productId: license.productId, hwid: `HW-${i}` });
-      await sleep(2);
+      time.advance(2); // each attempt at a time of its own
     }
     const after = await readLicense(t, license.id);
     expect(after.validationAttempts.map((a) => a.hwid)).toEqual(['HW-3', 'HW-4', 'HW-5']);
@@ -214,10 +218,11 @@ describe.each(DIALECTS)('validation history pruned in chunks (%s)', (dialect) =>
   afterAll(() => t.close());
 
   it('shows exactly the 20 most recent attempts while storing at most a tenth more', async () => {
+    const time = useTestClock();
     const license = await newLicense(t);
     for (let i = 1; i <= 27; i += 1) {
       await validate(t, { licenseId: license.id, productId: license.productId, hwid: `HW-${i}` });
-      await sleep(1);
+      time.advance(1); // each attempt at a time of its own
     }
     const after = await readLicense(t, license.id);
     expect(after.validationAttempts.map((a) => a.hwid)).toEqual(Array.from({ length: 20 }, (_, i) => `HW-${i + 8}`));

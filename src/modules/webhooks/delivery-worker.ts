@@ -15,6 +15,7 @@ import * as outbox from './outbox.repository.js';
 import { retryDelayMs } from './retry-schedule.js';
 import { discordNames } from './discord-names.js';
 import { sendAttempt, type AttemptResult } from './send-attempt.js';
+import { clock } from '../../lib/clock.js';
 
 export interface DeliveryOptions {
   retryScheduleSeconds: readonly number[];
@@ -86,7 +87,7 @@ export class DeliveryWorker {
     this.polling = true;
     try {
       const { db, dialect } = this.storage;
-      const now = Date.now();
+      const now = clock.now();
       if (now - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = now;
         await outbox.pruneSettled(db, now - DELIVERY_LOG_RETENTION_MS);
@@ -128,7 +129,7 @@ export class DeliveryWorker {
         url: endpoint.url,
         format: endpoint.format,
         secret: endpoint.secret,
-        previousSecret: Number(endpoint.previous_secret_until) > Date.now() ? endpoint.previous_secret : null,
+        previousSecret: Number(endpoint.previous_secret_until) > clock.now() ? endpoint.previous_secret : null,
       },
       { id: row.event_id, type: row.type, body: row.body, names },
       { timeoutMs: this.timeoutMs, allowPrivateNetworks: this.options.allowPrivateNetworks },
@@ -144,7 +145,7 @@ export class DeliveryWorker {
 
   /** The row's new status, or null when another worker holds it now. */
   private record(row: outbox.OutboxRow, endpoint: EndpointRow, result: AttemptResult): Promise<outbox.Settlement['status'] | null> {
-    const now = Date.now();
+    const now = clock.now();
     const attempt = row.attempts + 1;
     const delay = result.delivered ? null : retryDelayMs(this.options.retryScheduleSeconds, attempt);
     const status = result.delivered ? 'delivered' : delay === null ? 'failed' : 'pending';

@@ -125,7 +125,7 @@ describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {
     // Another secret does not verify it.
     expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(request!.body, headers)).toThrow();
 
-    const log = await until(() => deliveries(endpoint.id), (rows) => rows.length > 0);
+    const log = await until('the delivery logged', () => deliveries(endpoint.id), (rows) => rows.length > 0);
     expect(log[0]).toMatchObject({ eventId: entry.id, type: 'licenses.create', attempt: 1, status: 'delivered', responseStatus: 200, responseBody: 'ok' });
     expect(log[0]!.durationMs).toEqual(expect.any(Number));
     await remove(endpoint.id);
@@ -173,7 +173,7 @@ describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {
     const customer = await createCustomer(t);
     const requests = await receiver.waitFor(2, (r) => r.body.includes(customer.id));
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
-    const log = await until(() => deliveries(endpoint.id), (rows) => rows.length === 2);
+    const log = await until('both attempts logged', () => deliveries(endpoint.id), (rows) => rows.length === 2);
     expect(log.map((d) => [d.attempt, d.status, d.responseStatus])).toEqual([
       [2, 'delivered', 200],
       [1, 'pending', 500],
@@ -183,7 +183,7 @@ describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {
     receiver.behave(answer(503));
     const second = await createCustomer(t);
     await receiver.waitFor(3, (r) => r.body.includes(second.id)); // first attempt and two retries
-    const failed = await until(() => deliveries(endpoint.id), (rows) => rows.some((d) => d.status === 'failed'));
+    const failed = await until('an attempt logged as failed', () => deliveries(endpoint.id), (rows) => rows.some((d) => d.status === 'failed'));
     expect(failed[0]).toMatchObject({ attempt: 3, status: 'failed', responseStatus: 503 });
     const state = await t.app.db.selectFrom('webhook_outbox').select('status').where('body', 'like', `%${second.id}%`).executeTakeFirstOrThrow();
     expect(state.status).toBe('failed');
@@ -195,7 +195,7 @@ describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {
     const again = await t.admin('POST', `/webhook-endpoints/${endpoint.id}/deliveries/${eventId}/redeliver`);
     expect(again).toMatchObject({ status: 202, json: { eventId, status: 'pending' } });
     await receiver.waitFor(4, (r) => r.body.includes(second.id));
-    const after = await until(() => deliveries(endpoint.id), (rows) => rows[0]?.status === 'delivered' && rows[0]?.eventId === eventId);
+    const after = await until('the redelivery logged', () => deliveries(endpoint.id), (rows) => rows[0]?.status === 'delivered' && rows[0]?.eventId === eventId);
     expect(after[0]).toMatchObject({ attempt: 1, responseStatus: 200 });
     expect((await t.admin('GET', `/webhook-endpoints/${endpoint.id}`)).json).toMatchObject({ failingSinceEpochMillis: null });
     expect((await t.admin('POST', `/webhook-endpoints/${endpoint.id}/deliveries/not-an-event/redeliver`)).status).toBe(404);
@@ -268,6 +268,7 @@ describe.each(DIALECTS)('outbound webhooks (%s)', (dialect) => {
     const customer = await createCustomer(t);
     await receiver.waitFor(1, (r) => r.body.includes(customer.id));
     const disabled = await until(
+      'the endpoint disabled',
       async () => (await t.admin('GET', `/webhook-endpoints/${endpoint.id}`)).json as { enabled: boolean; disabledReason: string | null },
       (e) => !e.enabled,
     );
