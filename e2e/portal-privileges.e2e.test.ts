@@ -17,11 +17,14 @@ const WATCH_CSP = `(() => {
     window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber));
 })()`;
 const STYLED = `document.styleSheets.length > 0 && getComputedStyle(document.body).margin !== '8px'`;
+// Waits for the violation report (dispatched after the insert), 5 s at most: without one the
+// assertions that follow fail.
 const INJECT_INLINE_STYLE = `(async () => {
+  const reported = new Promise((resolve) => document.addEventListener('securitypolicyviolation', resolve, { once: true }));
   const probe = document.createElement('div');
   probe.innerHTML = '<p style="color: rgb(255, 0, 0)">x</p>';
   document.body.append(probe);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await Promise.race([reported, new Promise((resolve) => setTimeout(resolve, 5000))]);
   return getComputedStyle(probe.firstElementChild).color;
 })()`;
 

@@ -10,8 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../test/helpers/http.js';
 import { proxyFor, viaProxy, type TcpProxy } from '../test/helpers/tcp-proxy.js';
 import { createTestDatabase, TEST_POSTGRES_URL, type TestDatabase } from '../test/helpers/test-app.js';
+import { until, type UntilOptions } from '../test/helpers/until.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A child process on a shared machine: its waits and its start take seconds. */
+const CHILD: UntilOptions = { timeoutMs: 30_000, everyMs: 100 };
 
 interface LogLine {
   level: number;
@@ -65,14 +67,6 @@ async function startWaiting(databaseUrl: string, env: Record<string, string> = {
 
 const waits = (started: Started) => started.logs().filter((line) => line.msg === 'waiting for the database');
 
-async function until(what: string, fn: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await sleep(100);
-  }
-}
-
 async function expectStarting(baseUrl: string): Promise<void> {
   const health = await request(baseUrl, 'GET', '/healthz');
   expect(health.status).toBe(200);
@@ -113,7 +107,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('start before the database (PostgreSQL)', ()
     const started = await startWaiting(viaProxy(database.url, proxy));
     try {
       await expectStarting(started.baseUrl);
-      await until('three waits logged', () => waits(started).length >= 3);
+      await until('three waits logged', () => waits(started).length >= 3, undefined, CHILD);
       const [first, second, third] = waits(started);
       expect(first!.reason).toMatch(/ECONNREFUSED/);
       expect(first!.level).toBe(40); // warn
@@ -124,8 +118,8 @@ describe.skipIf(!TEST_POSTGRES_URL)('start before the database (PostgreSQL)', ()
       await expectStarting(started.baseUrl); // still the same after a few waits
 
       await proxy.restore(); // PostgreSQL "starts"
-      await until('/readyz 200', async () => (await request(started.baseUrl, 'GET', '/readyz')).status === 200);
-      await until('the banner', () => /FIRST START/.test(started.stderr()));
+      await until('/readyz 200', async () => (await request(started.baseUrl, 'GET', '/readyz')).status === 200, undefined, CHILD);
+      await until('the banner', () => /FIRST START/.test(started.stderr()), undefined, CHILD);
       expect(started.logs().some((line) => line.msg === 'database reachable')).toBe(true);
 
       // Migrated and serving on the same port: the generated admin signs in.
@@ -165,7 +159,7 @@ describe('start before the database: giving up, stopping', () => {
   it('SIGTERM while waiting stops the process at once with status 0', async () => {
     const started = await startWaiting('postgres://postgres@127.0.0.1:1/licensing');
     try {
-      await until('a wait logged', () => waits(started).length >= 1);
+      await until('a wait logged', () => waits(started).length >= 1, undefined, CHILD);
       const sent = Date.now();
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../test/helpers/cli.js';
 import { newLicense } from '../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test/helpers/test-app.js';
+import { until } from '../../test/helpers/until.js';
 
 describe.each(DIALECTS)('cli backup and restore (%s)', (dialect) => {
   let t: TestApp;
@@ -53,7 +54,7 @@ describe.each(DIALECTS)('cli backup and restore (%s)', (dialect) => {
       }
     };
     const load = Promise.all(Array.from({ length: 8 }, worker));
-    while (acknowledged.length < 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until('200 acknowledged validations', () => acknowledged.length, (n) => n >= 200, { timeoutMs: 30_000 });
 
     const file = join(dir, 'under-load.db');
     // Everything answered so far was committed before the copy starts: it must be in it.

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../db/database.js';
 import { runCli } from '../../test/helpers/cli.js';
+import { useTestClock } from '../../test/helpers/clock.js';
 import { createOrder, createRole, generateKey, staffWith, newLicense, createProduct, putBody } from '../../test/helpers/fixtures.js';
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import { base32Decode, codeForStep, stepAt } from '../modules/two-factor/totp.js';
@@ -114,8 +115,9 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     await t.app.webhookWorker.stop(); // the log is complete and stays as exported
     await receiver.close();
     // License policies: a license the clock expired, announced once (license_expired_notices).
-    const lapsing = await newLicense(t, { productId: product.id, expiresAtEpochMillis: Date.now() + 2000 });
-    await new Promise((resolve) => setTimeout(resolve, lapsing.expiresAtEpochMillis! - Date.now() + 20));
+    const time = useTestClock();
+    await newLicense(t, { productId: product.id, expiresAtEpochMillis: time.now() + 2000 });
+    time.advance(2000); // the clock passes its expiry
     expect(await announceExpired(t.app.storage)).toBe(1);
     const sourceLicense = (await t.admin('GET', `/licenses/${license.id}`)).json;
 

@@ -8,6 +8,7 @@ import { appliedMigrations, readTablePage } from '../db/storage/table-copy.js';
 import { CliError, oneFileArgument, type Command } from './command.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader } from './export-format.js';
 import { TABLES } from './tables.js';
+import { clock } from '../lib/clock.js';
 
 const PAGE = 2000;
 
@@ -26,7 +27,7 @@ export async function exportDatabase(databaseUrl: string, file: string): Promise
       const header: ExportHeader = {
         format: EXPORT_FORMAT,
         version: EXPORT_VERSION,
-        exportedAtEpochMillis: Date.now(),
+        exportedAtEpochMillis: clock.now(),
         dialect,
         migrations: await appliedMigrations(snapshot),
       };

@@ -12,8 +12,8 @@ import { newLicense, validate } from '../../test/helpers/fixtures.js';
 import { proxyFor, viaProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import type { TestResponse } from '../../test/helpers/http.js';
+import { until } from '../../test/helpers/until.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const UNAVAILABLE = { error: 'Service temporarily unavailable' };
 
 function expectUnavailable(res: TestResponse): void {
@@ -22,14 +22,8 @@ function expectUnavailable(res: TestResponse): void {
   expect(res.headers['retry-after']).toBe('5');
 }
 
-/** Calls `fn` until it returns true (at most `tries` times, `pauseMs` apart). */
-async function eventually(fn: () => Promise<boolean>, tries = 100, pauseMs = 100): Promise<void> {
-  for (let i = 0; i < tries; i += 1) {
-    if (await fn()) return;
-    await sleep(pauseMs);
-  }
-  throw new Error('condition never held');
-}
+/** Answers of `status` since the `from`th answer. */
+const answered = (statuses: number[], status: number, from: number) => statuses.slice(from).filter((s) => s === status).length;
 
 interface Acked {
   licenseId: string;
@@ -94,11 +88,11 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL outage under load (p
   it('answers 503 with Retry-After while the server is gone, is not ready, and recovers losing no acknowledged attempt', async () => {
     const licenses = await Promise.all(Array.from({ length: 4 }, () => newLicense(t)));
     const load = validationLoad(t, licenses);
-    await eventually(async () => load.acked.length >= 40);
+    await until('40 acknowledged validations', () => load.acked.length, (n) => n >= 40);
 
     await proxy.cut();
     const cutAt = load.statuses.length;
-    await eventually(async () => load.statuses.slice(cutAt).filter((s) => s === 503).length >= 20);
+    await until('20 answers 503 after the cut', () => answered(load.statuses, 503, cutAt), (n) => n >= 20);
     expectUnavailable(await t.admin('GET', '/customers'));
     const ready = await t.req('GET', '/readyz');
     expect(ready.status).toBe(503);
@@ -106,7 +100,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL outage under load (p
 
     await proxy.restore();
     const restoredAt = load.statuses.length;
-    await eventually(async () => load.statuses.slice(restoredAt).filter((s) => s === 200).length >= 20);
+    await until('20 answers 200 after the restore', () => answered(load.statuses, 200, restoredAt), (n) => n >= 20);
     await load.stop();
 
     expect(load.bad.map((r) => `${r.status} ${r.text}`)).toEqual([]);
@@ -124,7 +118,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL outage under load (p
     try {
       let terminated = 0;
       for (let round = 0; round < 5; round += 1) {
-        await eventually(async () => load.acked.length >= 20 * (round + 1));
+        await until(`${20 * (round + 1)} acknowledged validations`, () => load.acked.length, (n) => n >= 20 * (round + 1));
         const { rows } = await admin.query<{ ok: boolean }>(
           'select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
         );
@@ -132,7 +126,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL outage under load (p
       }
       expect(terminated).toBeGreaterThan(0);
       const after = load.statuses.length;
-      await eventually(async () => load.statuses.slice(after).filter((s) => s === 200).length >= 20);
+      await until('20 answers 200 after the terminations', () => answered(load.statuses, 200, after), (n) => n >= 20);
     } finally {
       await load.stop();
       await admin.end();

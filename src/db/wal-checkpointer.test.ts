@@ -3,16 +3,10 @@
 import { statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/test-app.js';
+import { until } from '../../test/helpers/until.js';
 import { createDb } from './database.js';
 import { startWalCheckpointer } from './wal-checkpointer.js';
 
-const until = async (condition: () => boolean, timeoutMs = 5000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 describe('WAL checkpointer', () => {
   let database: TestDatabase;
@@ -32,7 +26,7 @@ describe('WAL checkpointer', () => {
     sqlite!.transaction(() => {
       for (let i = 0; i < 2000; i += 1) insert.run('x'.repeat(200));
     })();
-    await until(() => statSync(file).size > before + 200 * 2000);
+    await until('the pages checkpointed into the database file', () => statSync(file).size, (size) => size > before + 200 * 2000, { timeoutMs: 5000 });
     await checkpointer.close();
     expect(errors).toEqual([]);
     expect(sqlite!.prepare('SELECT count(*) FROM rows').pluck().get()).toBe(2000);
@@ -54,7 +48,7 @@ describe('WAL checkpointer', () => {
     const workerModule = new URL('../../test/helpers/short-lived-checkpoint-worker.ts', import.meta.url);
     await startWalCheckpointer(sqlite!, (err) => errors.push(err), { workerModule });
     expect(sqlite!.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
-    await until(() => errors.length > 0);
+    await until('the worker reported its stop', () => errors.length > 0, undefined, { timeoutMs: 5000 });
     expect(String(errors[0])).toMatch(/worker stopped/);
     expect(sqlite!.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     sqlite!.close();

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, newLicense, createProduct, validate } from '../../test/helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test/helpers/test-app.js';
+import { until } from '../../test/helpers/until.js';
 import { STREAM_BATCH_SIZE } from '../db/list-queries.js';
 
 const LISTS = ['/licenses', '/customers', '/products', '/orders'];
@@ -43,15 +44,6 @@ function openAndPause(t: TestApp, path: string): Promise<{ status: number; close
       if ((err as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(err);
     });
   });
-}
-
-/** Waits (polling) until `check` holds; fails with `what` after 10 s. */
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i += 1) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`never: ${what}`);
 }
 
 describe.each(DIALECTS)('unpaged lists are streamed (%s)', (dialect) => {
@@ -151,7 +143,7 @@ describe.each(DIALECTS)('unpaged lists are streamed (%s)', (dialect) => {
     } finally {
       stream.close();
     }
-    await eventually('the streamed list released its snapshot', async () => !(await snapshotHeld()));
+    await until('the streamed list released its snapshot', snapshotHeld, (held) => !held);
     // The service goes on answering lists after the abandoned one.
     expect((await t.admin('GET', `/licenses?customerId=${customer.id}`)).json).toHaveLength(1);
   });

@@ -12,13 +12,8 @@ import { newLicense } from '../../test/helpers/fixtures.js';
 import { countRedisKeys, deleteRedisKeys, randomRedisPrefix, RATE_LIMIT_STORES, TEST_REDIS_URL } from '../../test/helpers/redis.js';
 import { startTcpProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { ADMIN, createTestDatabase, DIALECTS, testConfig, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
+import { until } from '../../test/helpers/until.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(fn: () => boolean, tries = 100, pauseMs = 100): Promise<void> {
-  for (let i = 0; i < tries && !fn(); i += 1) await sleep(pauseMs);
-  expect(fn()).toBe(true);
-}
 
 describe.skipIf(!RATE_LIMIT_STORES.includes('redis')).each(DIALECTS)('Redis outage (%s)', (dialect) => {
   const prefix = randomRedisPrefix();
@@ -84,7 +79,7 @@ describe.skipIf(!RATE_LIMIT_STORES.includes('redis')).each(DIALECTS)('Redis outa
     expect(keysBefore).toBeGreaterThan(0);
 
     await proxy.cut();
-    await eventually(() => !store().shared);
+    await until('the store to fall back to memory', () => !store().shared);
     // Limits still hold, counted in this instance's memory; nothing reaches Redis.
     expect(await sixValidations('127.0.0.32', license)).toEqual([200, 200, 200, 200, 200, 429]);
     const wrongLogins: number[] = [];
@@ -98,7 +93,7 @@ describe.skipIf(!RATE_LIMIT_STORES.includes('redis')).each(DIALECTS)('Redis outa
     expect(logs.filter((l) => l.level >= 50)).toEqual([]);
 
     await proxy.restore();
-    await eventually(() => store().shared);
+    await until('the store to share counts in Redis again', () => store().shared);
     expect(redisLines().map((l) => l.msg)).toHaveLength(2);
     expect(redisLines()[1]).toMatchObject({ level: 30, msg: 'Redis reachable again: rate limits are shared again' });
     expect(await sixValidations('127.0.0.34', license)).toEqual([200, 200, 200, 200, 200, 429]);
@@ -118,7 +113,7 @@ describe.skipIf(!RATE_LIMIT_STORES.includes('redis')).each(DIALECTS)('Redis outa
     } finally {
       proxy.resume();
     }
-    await eventually(() => store().shared);
+    await until('the store to share counts in Redis again', () => store().shared);
     expect(redisLines().slice(linesBefore).map((l) => l.level)).toEqual([40, 30]);
     expect(logs.filter((l) => l.level >= 50)).toEqual([]);
   });

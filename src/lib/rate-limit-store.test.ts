@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { countRedisKeys, deleteRedisKeys, randomRedisPrefix, RATE_LIMIT_STORES, TEST_REDIS_URL } from '../../test/helpers/redis.js';
+import { until } from '../../test/helpers/until.js';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './rate-limit-store.js';
 
 describe('MemoryRateLimitStore', () => {
@@ -107,7 +108,8 @@ describe.skipIf(!RATE_LIMIT_STORES.includes('redis'))('RedisRateLimitStore (real
     try {
       expect((await store.hit('ip', 150)).count).toBe(1);
       expect((await store.hit('ip', 150)).count).toBe(2);
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      // Redis ends the window (its key's expiry, on Redis's own clock): wait for that.
+      await until('the window to end in Redis', () => store.peek('ip'), (window) => window === null);
       const fresh = await store.hit('ip', 150);
       expect(fresh.count).toBe(1);
       expect(fresh.resetInMs).toBeGreaterThan(100);

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, createProduct } from '../helpers/fixtures.js';
 import { DIALECTS, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { until } from '../helpers/until.js';
 
 const CLIENTS = [
   { name: 'typescript', command: [process.execPath, 'clients/typescript/dist/cli.js'] },
@@ -538,7 +539,7 @@ for (const client of CLIENTS) {
       const seatLicense = await newLicense(t, { productId: product.id, maxHwids: 1, slotTimeoutMinutes: 1, selfReleaseLimit: 5 });
       const seen: string[] = [];
       const seat = online.keepAlive({ licenseId: seatLicense.id, productId: seatLicense.productId, hwid: 'HW-SEAT' }, { intervalMs: 1_000, onResult: (r) => seen.push(r.status) });
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await until('two keep-alive rounds', () => seen.length, (rounds) => rounds >= 2, { timeoutMs: 10_000 });
       expect((await t.admin('GET', `/licenses/${seatLicense.id}`)).json.usedHwids).toEqual(['HW-SEAT']);
       const released = await seat.stop();
       expect(seen.length).toBeGreaterThanOrEqual(2);

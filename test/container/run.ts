@@ -22,6 +22,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request, type RequestOptions, type TestResponse } from '../helpers/http.js';
+import { until } from '../helpers/until.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const RUN = randomBytes(3).toString('hex');
@@ -52,22 +53,9 @@ function run(command: string, args: string[], options: { allowFailure?: boolean;
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown = null;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value) return value;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
-    await sleep(500);
-  }
-}
+/** Waits for a container's state: a read that fails (a service still starting) means "not yet". */
+const untilUp = <T>(what: string, read: () => Promise<T>, timeoutMs: number) =>
+  until(what, read, Boolean, { timeoutMs, everyMs: 500, retryOn: () => true }) as Promise<NonNullable<T>>;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -197,7 +185,7 @@ async function testImage(engine: Engine): Promise<void> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const startContainer = async (containerName: string) => {
     await run(e, ['run', '-d', '--name', containerName, '-p', `127.0.0.1:${port}:3000`, '-v', `${volume}:/data`, IMAGE]);
-    return until(
+    return untilUp(
       'the start banner',
       async () => {
         const logs = await run(e, ['logs', containerName], { allowFailure: true });
@@ -298,7 +286,7 @@ const instanceReady = (engine: Engine, stack: Stack, service: string) =>
  */
 async function up(engine: Engine, stack: Stack): Promise<void> {
   await compose(engine, stack, 'up', '-d');
-  await until('both instances ready', async () => {
+  await untilUp('both instances ready', async () => {
     for (const service of ['app1', 'app2']) if (!(await instanceReady(engine, stack, service))) return false;
     return (await api(stack.baseUrl, 'GET', '/readyz')).status === 200;
   }, 180_000);

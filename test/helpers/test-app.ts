@@ -12,6 +12,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { request, type RequestOptions, type TestResponse } from './http.js';
+import { until } from './until.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 /** Admin URL of the test PostgreSQL, or null when it does not answer (its suites are skipped). */
@@ -51,16 +52,10 @@ export async function createTestDatabase(dialect: TestDialect): Promise<TestData
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       try {
-        // Without FORCE: a pool that is still closing its connections gets time to finish.
-        for (let attempt = 0; ; attempt += 1) {
-          try {
-            await client.query(`DROP DATABASE IF EXISTS ${name}`);
-            return;
-          } catch (err) {
-            if ((err as { code?: string }).code !== '55006' || attempt >= 50) throw err;
-            await new Promise((resolve) => setTimeout(resolve, 100));
-          }
-        }
+        // Without FORCE: a pool that is still closing its connections gets time to finish
+        // (55006: other sessions are still connected to it).
+        const stillInUse = (err: unknown) => (err as { code?: string }).code === '55006';
+        await until(`database ${name} dropped`, () => client.query(`DROP DATABASE IF EXISTS ${name}`), () => true, { timeoutMs: 5000, everyMs: 100, retryOn: stillInUse });
       } finally {
         await client.end();
       }

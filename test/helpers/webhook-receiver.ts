@@ -2,6 +2,7 @@
 // and answers as the test tells it to (a status, a hang, a redirect, a huge or cut-off body).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { until } from './until.js';
 
 export interface Received {
   headers: IncomingMessage['headers'];
@@ -45,15 +46,8 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     url: `http://127.0.0.1:${port}${path}`,
     received,
     behave: (next) => (behaviour = next),
-    async waitFor(count, filter = () => true, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const matching = received.filter(filter);
-        if (matching.length >= count) return matching;
-        if (Date.now() > deadline) throw new Error(`receiver: ${matching.length} of ${count} requests after ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
+    waitFor: (count, filter = () => true, timeoutMs = 15_000) =>
+      until(`${count} matching requests at the receiver`, () => received.filter(filter), (matching) => matching.length >= count, { timeoutMs }),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

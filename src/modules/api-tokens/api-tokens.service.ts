@@ -13,6 +13,7 @@ import { findStaffById } from '../staff/staff.repository.js';
 import * as repo from './api-tokens.repository.js';
 import type { ApiTokenView, CreateApiTokenBody } from './api-tokens.schemas.js';
 import { MINUTE_MS } from '../../lib/time.js';
+import { clock } from '../../lib/clock.js';
 
 export const API_TOKEN_PREFIX = 'lst_';
 /** lastUsedAt is written at most this often per token. */
@@ -44,7 +45,7 @@ function assertGrantable(actor: Actor, permissions: readonly string[]): void {
 export async function createApiToken(db: Db, actor: Actor, body: CreateApiTokenBody): Promise<ApiTokenView & { token: string }> {
   const permissions = [...new Set(body.permissions)];
   assertGrantable(actor, permissions);
-  const now = Date.now();
+  const now = clock.now();
   if (body.expiresAtEpochMillis !== null && body.expiresAtEpochMillis <= now) {
     throw badRequest('expiresAtEpochMillis must be in the future (or null for no expiry)');
   }
@@ -90,7 +91,7 @@ export async function actorFromApiToken(db: Db, token: string): Promise<Actor | 
   // The lookup matched by hash already; compare again in constant time so the answer
   // never depends on a database's early-exit comparison.
   if (!row || !safeEqual(row.token_hash, tokenHash)) return null;
-  const now = Date.now();
+  const now = clock.now();
   if (row.expires_at !== null && row.expires_at <= now) return null;
   const owner = await findStaffById(db, row.staff_id);
   if (!owner || owner.active !== 1) return null;

@@ -13,6 +13,7 @@ import type { CompiledQuery } from 'kysely';
 import type { AuditEntry } from './audit.schemas.js';
 import { redactAuditData, type AuditReader } from './audit.redaction.js';
 import { auditInsertQuery, countAuditEntries, listAuditEntries, listAuditEventNames, type AuditFilter } from './audit.repository.js';
+import { clock } from '../../lib/clock.js';
 
 export type { AuditEntry } from './audit.schemas.js';
 
@@ -43,7 +44,7 @@ export const auditEventWrite = (db: Db, entry: AuditEntriesTable, gate?: EventGa
   !gate || gate.wants(entry.name) ? enqueueQuery(db, eventOfAudit(entry)) : null;
 
 /** The row of one audit entry (for a writer that cannot await: SQLite's validation batch). */
-export const auditRow = (performedBy: string, name: string, data: unknown, timestamp = Date.now()): AuditEntriesTable => ({
+export const auditRow = (performedBy: string, name: string, data: unknown, timestamp = clock.now()): AuditEntriesTable => ({
   id: newId(),
   name,
   performed_by: performedBy,

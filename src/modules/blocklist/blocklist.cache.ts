@@ -16,6 +16,7 @@ import * as repo from './blocklist.repository.js';
 import { toRule } from './blocklist.service.js';
 import { RuleIndex, type IndexedRule, type Presented, type RuleMode, type RuleType } from './rule-index.js';
 import { MINUTE_MS } from '../../lib/time.js';
+import { clock } from '../../lib/clock.js';
 
 export const POLL_MS = 100;
 export const HIT_FLUSH_MS = 1000;
@@ -46,7 +47,7 @@ export class Blocklist {
   ) {}
 
   /** Whether a `block` rule in force matches; every matching rule (block or flag) counts a hit. */
-  check(req: Presented, now = Date.now()): boolean {
+  check(req: Presented, now = clock.now()): boolean {
     const matched = this.index.match(req, now);
     if (matched.length === 0) return false;
     let blocked = false;
@@ -83,7 +84,7 @@ export class Blocklist {
   private async load(): Promise<void> {
     // The version first: a change committed between the two reads moves it again, and the next poll reloads.
     const version = await repo.readVersion(this.db);
-    const rows = await repo.rulesInForce(this.db, Date.now());
+    const rows = await repo.rulesInForce(this.db, clock.now());
     this.index = new RuleIndex(
       rows.map((row) => ({
         id: row.id,
@@ -110,7 +111,7 @@ export class Blocklist {
   }
 
   /** Adds the hits counted until now to the rules, with their events (resolves once they are written). */
-  async flushHits(now = Date.now()): Promise<void> {
+  async flushHits(now = clock.now()): Promise<void> {
     // A flush in flight took only the hits counted before it: wait for it, then write the rest.
     while (this.flushing) await this.flushing;
     if (this.pending.size === 0) return;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { auditEntries, createProduct, newLicense, readLicense } from '../../../test/helpers/fixtures.js';
 import { DIALECTS, type TestApp } from '../../../test/helpers/test-app.js';
 import { startTwoInstances } from '../../../test/helpers/two-instances.js';
+import { until } from '../../../test/helpers/until.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000', TRUST_PROXY: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
 
@@ -24,10 +25,8 @@ describe.each(DIALECTS)('leak defence across two instances (%s)', (dialect) => {
     // Asked in process (no HTTP round trip): when the other instance's index has the change.
     const presented = { ip: '203.0.113.40', hwid: 'HW-X', licenseId: license.id, productId: license.productId };
     const inForceWithin = async (t: TestApp, blocked: boolean, since: number) => {
-      while (t.app.blocklist.check(presented) !== blocked) {
-        expect(Date.now() - since).toBeLessThan(1000);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      const what = blocked ? 'the rule in force on the other instance' : 'the rule lifted on the other instance';
+      await until(what, () => t.app.blocklist.check(presented), (now) => now === blocked, { timeoutMs: 1000 - (Date.now() - since), everyMs: 10 });
       return Date.now() - since;
     };
     const created = await a.admin('POST', '/blocklist', { body: { type: 'ip', value: '203.0.113.40' } });

@@ -15,6 +15,7 @@ import * as repo from './blocklist.repository.js';
 import { PATCHABLE_FIELDS, type BlocklistRule, type CreateRuleBody, type PatchRuleBody, type RuleQuery } from './blocklist.schemas.js';
 import { normalizeCidrValue } from './ip-values.js';
 import type { RuleMode, RuleType } from './rule-index.js';
+import { clock } from '../../lib/clock.js';
 
 export const toRule = (row: BlocklistRulesTable): BlocklistRule => ({
   id: row.id,
@@ -54,7 +55,7 @@ function checkExpiry(expiresAt: number | null | undefined, now: number): void {
   if (expiresAt !== undefined && expiresAt !== null && expiresAt <= now) throw badRequest('expiresAtEpochMillis must lie in the future');
 }
 
-export async function createRule(trx: Db, actor: string, body: CreateRuleBody, now = Date.now()): Promise<BlocklistRule> {
+export async function createRule(trx: Db, actor: string, body: CreateRuleBody, now = clock.now()): Promise<BlocklistRule> {
   const value = normalizeRuleValue(body.type, body.value);
   const productId = body.productId ?? null;
   const licenseId = body.licenseId ?? null;
@@ -103,7 +104,7 @@ export function checkPatchFields(body: object): void {
   if (other !== undefined) throw badRequest(`${other.slice(0, 100)} cannot be changed: PATCH changes only ${PATCHABLE_FIELDS.join(', ')}`);
 }
 
-export async function patchRule(trx: Db, actor: string, id: string, body: PatchRuleBody, now = Date.now()): Promise<BlocklistRule> {
+export async function patchRule(trx: Db, actor: string, id: string, body: PatchRuleBody, now = clock.now()): Promise<BlocklistRule> {
   checkExpiry(body.expiresAtEpochMillis, now);
   const row = await repo.findRule(trx, id);
   if (!row) throw notFound('Blocklist rule not found');
@@ -128,7 +129,7 @@ export async function deleteRule(trx: Db, actor: string, id: string): Promise<vo
   await recordAudit(trx, actor, 'blocklist.delete', toRule(row));
 }
 
-export async function listRules(db: Db, query: RuleQuery, now = Date.now()): Promise<Listed<BlocklistRule>> {
+export async function listRules(db: Db, query: RuleQuery, now = clock.now()): Promise<Listed<BlocklistRule>> {
   const filter = { ...query, now, limit: query.limit === undefined ? undefined : Math.min(query.limit, MAX_PAGE_SIZE) };
   const rows = await repo.listRules(db, filter);
   const total = isPaged(filter) ? await repo.countRules(db, filter) : rows.length;

@@ -2,6 +2,7 @@
 // and audit, and what a rule does to validation and self-service release, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, createProduct, newLicense, readLicense, staffWith } from '../../../test/helpers/fixtures.js';
+import { useTestClock } from '../../../test/helpers/clock.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000', TRUST_PROXY: 'true' };
@@ -132,11 +133,12 @@ describe.each(DIALECTS)('blocklist (%s)', (dialect) => {
     expect(await flushed(block.json.id)).toMatchObject({ hits: 2 });
 
     // an IP rule for the product blocks the buyer's own machine too, until it expires
-    const ipRule = await rule({ type: 'ip', value: '203.0.113.10', productId: license.productId, expiresAtEpochMillis: Date.now() + 1500 });
+    const time = useTestClock();
+    const ipRule = await rule({ type: 'ip', value: '203.0.113.10', productId: license.productId, expiresAtEpochMillis: time.now() + 1500 });
     const buyer = { ...args, hwid: 'HW-BUYER' };
     expect((await validateFrom('203.0.113.10', buyer)).json).toEqual({ valid: false });
     expect(await lastAttempt(license.id)).toMatchObject({ reason: 'BLOCKED' });
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    time.advance(1500); // the clock reaches the rule's expiry
     expect((await validateFrom('203.0.113.10', buyer)).json).toEqual({ valid: true });
     expect(await flushed(ipRule.json.id)).toMatchObject({ hits: 1 });
     expect((await t.admin('GET', '/blocklist?status=expired')).json.map((r: { id: string }) => r.id)).toContain(ipRule.json.id);

@@ -11,6 +11,7 @@ import { referencedByMessage } from '../../lib/references.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './customers.repository.js';
 import type { Customer, CustomerBody, CustomerPatch, CustomerQuery, Socials } from './customers.schemas.js';
+import { clock } from '../../lib/clock.js';
 
 const toCustomer = (row: CustomersTable): Customer => ({
   id: row.id,
@@ -94,7 +95,7 @@ export async function findCustomerByPolymartUserId(db: Db, userId: string): Prom
  * joins the entry's data (a marketplace says it created the record).
  */
 export async function createCustomer(trx: Db, actor: string, body: CustomerBody, auditTag: object = {}): Promise<Customer> {
-  const row: CustomersTable = { id: newId(), ...toValues(body), created_at: Date.now() };
+  const row: CustomersTable = { id: newId(), ...toValues(body), created_at: clock.now() };
   await uniqueMarketplaceId(body, () => repo.insertCustomer(trx, row));
   const customer = toCustomer(row);
   await recordAudit(trx, actor, 'customers.create', { ...customer, ...auditTag });

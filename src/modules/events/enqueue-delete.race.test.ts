@@ -5,6 +5,7 @@
 // for the delete and leaves the deleted endpoint out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, migrateToLatest, type Db } from '../../db/database.js';
+import { untilWaitingOnLock } from '../../../test/helpers/lock-waits.js';
 import { createTestDatabase, TEST_POSTGRES_URL, type TestDatabase } from '../../../test/helpers/test-app.js';
 import { ALL_EVENTS } from './event-types.js';
 import { enqueue, enqueueManyPostgres } from './outbox.repository.js';
@@ -47,7 +48,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('an event queued while its endpoint is delet
     });
     await isDeleted;
     const queued = queue();
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the insert is now waiting on the endpoint's row
+    await untilWaitingOnLock(db, "the queuing statement waiting on the endpoint's row");
     commit();
     await deleting;
     await queued;

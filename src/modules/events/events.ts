@@ -3,6 +3,7 @@
 import type { AuditEntriesTable } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { withoutDiscordTokens } from '../../lib/discord-webhook-url.js';
+import { clock } from '../../lib/clock.js';
 
 export interface OutboundEvent {
   id: string;
@@ -18,7 +19,7 @@ function eventOfJson(id: string, type: string, createdAt: number, dataJson: stri
   return { id, type, createdAt, body };
 }
 
-export const newEvent = (type: string, data: unknown, createdAt = Date.now()): OutboundEvent =>
+export const newEvent = (type: string, data: unknown, createdAt = clock.now()): OutboundEvent =>
   eventOfJson(newId(), type, createdAt, JSON.stringify(data));
 
 /**

@@ -18,13 +18,14 @@ import { newEvent } from '../events/events.js';
 import { enqueue } from '../events/outbox.repository.js';
 import type { EventGate } from '../events/subscriptions.js';
 import { DAY_MS, MINUTE_MS } from '../../lib/time.js';
+import { clock } from '../../lib/clock.js';
 
 export const EXPIRING_NOTICE_MS = 7 * DAY_MS;
 const SCAN_EVERY_MS = MINUTE_MS;
 const PER_SCAN = 500;
 
 /** Queues the expiring events now due; returns how many it queued. */
-export async function announceExpiring(storage: Storage, now = Date.now()): Promise<number> {
+export async function announceExpiring(storage: Storage, now = clock.now()): Promise<number> {
   const { db } = storage;
   const due = await db
     .selectFrom('licenses as l')
@@ -85,7 +86,7 @@ const EXPIRED_SCAN_OVERLAP_MS = 5 * MINUTE_MS;
  * Queues `licenses.expired` for every license whose expiry in (since, now] was passed by
  * the clock and not yet announced; returns how many it queued.
  */
-export async function announceExpired(storage: Storage, now = Date.now(), since = Number.MIN_SAFE_INTEGER): Promise<number> {
+export async function announceExpired(storage: Storage, now = clock.now(), since = Number.MIN_SAFE_INTEGER): Promise<number> {
   const { db } = storage;
   let queued = 0;
   for (;;) {
@@ -117,7 +118,7 @@ export function startExpiryNotices(storage: Storage, gate: EventGate, log: Fasti
   const scanExpired = () => {
     if (expiredRunning) return;
     expiredRunning = true;
-    const now = Date.now();
+    const now = clock.now();
     announceExpired(storage, now, expiredSince)
       .then(() => {
         expiredSince = now - EXPIRED_SCAN_OVERLAP_MS;

@@ -6,6 +6,7 @@ import { signCompact } from '../signing/jws.js';
 import type { SigningKey } from '../signing/key-material.js';
 import { getLicense } from './licenses.service.js';
 import { DAY_MS } from '../../lib/time.js';
+import { clock } from '../../lib/clock.js';
 
 export const DEFAULT_VALID_FOR_DAYS = 365;
 
@@ -17,7 +18,7 @@ export async function issueLicenseFile(
   key: SigningKey,
 ): Promise<{ licenseFile: string; validUntilEpochMillis: number }> {
   const license = await getLicense(trx, id, 1);
-  const issuedAtEpochMillis = Date.now();
+  const issuedAtEpochMillis = clock.now();
   const payload = {
     licenseId: license.id,
     productId: license.productId,

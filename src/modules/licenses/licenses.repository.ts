@@ -3,6 +3,7 @@
 import type { Db } from '../../db/database.js';
 import { afterKey, containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { LicenseRecord, NewValidationAttempt } from '../../db/schema.js';
+import { clock } from '../../lib/clock.js';
 
 export interface LicenseFilter extends Page, Sort {
   id?: string;
@@ -162,7 +163,7 @@ export const revoke = (trx: Db, id: string, now: number, reason: string | null) 
     .executeTakeFirst();
 
 /** Puts the replaced expiry back. Undefined: not found or not revoked. */
-export const reinstate = (trx: Db, id: string, now = Date.now()) =>
+export const reinstate = (trx: Db, id: string, now = clock.now()) =>
   trx
     .updateTable('licenses')
     .set((eb) => ({

@@ -39,6 +39,7 @@ import {
   storeFeatures,
   storeFlag,
 } from './license-settings.js';
+import { clock } from '../../lib/clock.js';
 
 type Children = { ips: Binding[]; hwids: Binding[]; attempts: ValidationAttempt[] };
 
@@ -90,7 +91,7 @@ function toLicense(row: LicenseRecord, children: Children, selfReleasesUsed: num
  * stored for a moment (validation.history.ts).
  */
 async function loadLicenses(db: Db, filter: repo.LicenseFilter, historyMax: number, withHistory = true): Promise<License[]> {
-  const rows = await repo.findLicenseRows(db, filter, Date.now() - SELF_RELEASE_WINDOW_MS);
+  const rows = await repo.findLicenseRows(db, filter, clock.now() - SELF_RELEASE_WINDOW_MS);
   if (rows.length === 0) return [];
   const [ips, hwids, attempts] = await Promise.all([
     repo.ipRowsOf(db, filter),
@@ -155,7 +156,7 @@ function licenseFilter(query: ListLicensesQuery, now: number): repo.LicenseFilte
 }
 
 export async function listLicenses(db: Db, query: ListLicensesQuery, historyMax = 0): Promise<Listed<License>> {
-  const filter = licenseFilter(query, Date.now());
+  const filter = licenseFilter(query, clock.now());
   const records = await loadLicenses(db, filter, historyMax);
   const total = isPaged(filter) ? await repo.countLicenses(db, filter) : records.length;
   return { records, total };
@@ -166,7 +167,7 @@ export async function listLicenses(db: Db, query: ListLicensesQuery, historyMax 
  * with its children in four queries (call inside one snapshot: the batches then agree).
  */
 export async function streamLicenses(db: Db, query: ListLicensesQuery, historyMax: number, writer: ListWriter<License>): Promise<void> {
-  const { limit: _limit, offset: _offset, ...filter } = licenseFilter(query, Date.now());
+  const { limit: _limit, offset: _offset, ...filter } = licenseFilter(query, clock.now());
   writer.start(await repo.countLicenses(db, filter));
   await forEachBatch(
     (page) => loadLicenses(db, { ...filter, ...page }, historyMax),
@@ -196,7 +197,7 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
   const product = await findProduct(trx, input.productId);
   if (!product) throw badRequest(`Unknown productId: ${input.productId}`);
   if (!(await findCustomer(trx, input.customerId))) throw badRequest(`Unknown customerId: ${input.customerId}`);
-  const now = Date.now();
+  const now = clock.now();
   // The copied settings are the body's or the product's; the live ones only the body's (null: the product's, at use).
   const copied = copiedSettings(input, product);
   const expiresAt =
@@ -248,14 +249,14 @@ export async function findActiveLicense(
   db: Db,
   customerId: string,
   productId: string,
-  now = Date.now(),
+  now = clock.now(),
 ): Promise<LicenseWithoutHistory | undefined> {
   const [license] = await loadLicenses(db, { customerId, productId, activeAt: now, sort: 'createdAt', order: 'asc', limit: 1 }, 0, false);
   return license && withoutHistory(license);
 }
 
 /** Ids of the customer's licenses for the product that have not expired at `now`, oldest first. */
-export async function activeLicenseIds(db: Db, customerId: string, productId: string, now = Date.now()): Promise<string[]> {
+export async function activeLicenseIds(db: Db, customerId: string, productId: string, now = clock.now()): Promise<string[]> {
   const rows = await repo.findLicenseRows(db, { customerId, productId, activeAt: now, sort: 'createdAt', order: 'asc' }, now);
   return rows.map((row) => row.id);
 }
@@ -302,7 +303,7 @@ export async function updateLicense(
     throw conflict(`Version conflict: expected ${stored}, got ${body.version}`);
   }
   await assertReferencesExist(trx, body);
-  const now = Date.now();
+  const now = clock.now();
   const basis = body.expiryBasis ?? 'fixed';
   const validForDays = body.validForDays ?? null;
   assertExpiryPolicy(basis, validForDays);
@@ -354,7 +355,7 @@ export async function patchLicense(trx: Db, actor: string, id: string, body: Pat
   if (body.productId !== undefined || body.customerId !== undefined) {
     await assertReferencesExist(trx, { productId: body.productId ?? row.product_id, customerId: body.customerId ?? row.customer_id });
   }
-  const now = Date.now();
+  const now = clock.now();
   const values: Parameters<typeof repo.updateLicenseFields>[2] = {};
   if (body.productId !== undefined) values.product_id = body.productId;
   if (body.customerId !== undefined) values.customer_id = body.customerId;
@@ -438,7 +439,7 @@ export async function revokeLicense(
   historyMax: number,
   auditTag: object = {},
 ): Promise<License> {
-  const revoked = await repo.revoke(trx, id, Date.now(), reason);
+  const revoked = await repo.revoke(trx, id, clock.now(), reason);
   if (!revoked) {
     if ((await repo.storedVersion(trx, id)) === undefined) throw notFound('License not found');
     throw conflict('License is already revoked');

@@ -3,6 +3,7 @@
 // kill -9; `licenses.expired` is announced once per license whichever instances scan.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildApp, type ChildApp } from '../../../test/helpers/child-process-app.js';
+import { useTestClock } from '../../../test/helpers/clock.js';
 import { auditEntries, createProduct, newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
 import { startTwoInstances } from '../../../test/helpers/two-instances.js';
@@ -10,7 +11,6 @@ import { announceExpired } from './expiry-notices.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
 const DAY = 86_400_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(DIALECTS)('license policies on two instances (%s)', (dialect) => {
   let a: TestApp;
@@ -55,14 +55,15 @@ describe.each(DIALECTS)('license policies on two instances (%s)', (dialect) => {
   it('announces licenses.expired once per license, from either instance, only for an expiry the clock passed', async () => {
     const endpoint = await a.admin('POST', '/webhook-endpoints', { body: { url: 'http://127.0.0.1:9/hook', events: ['licenses.expired'] } });
     expect(endpoint.status, endpoint.text).toBe(201);
+    const time = useTestClock();
     const product = await createProduct(a, { graceDays: 1 });
-    const lapsing = await newLicense(a, { productId: product.id, expiresAtEpochMillis: Date.now() + 2000 });
-    const alreadyPast = await newLicense(a, { productId: product.id, expiresAtEpochMillis: Date.now() - 1000 });
-    const revoked = await newLicense(a, { productId: product.id, expiresAtEpochMillis: Date.now() + DAY });
+    const lapsing = await newLicense(a, { productId: product.id, expiresAtEpochMillis: time.now() + 2000 });
+    const alreadyPast = await newLicense(a, { productId: product.id, expiresAtEpochMillis: time.now() - 1000 });
+    const revoked = await newLicense(a, { productId: product.id, expiresAtEpochMillis: time.now() + DAY });
     expect((await a.admin('POST', `/licenses/${revoked.id}/revoke`)).status).toBe(200);
-    const moved = await newLicense(a, { productId: product.id, expiresAtEpochMillis: Date.now() + DAY });
-    expect((await a.admin('PATCH', `/licenses/${moved.id}`, { body: { expiresAtEpochMillis: Date.now() - 5 } })).status).toBe(200);
-    await sleep(lapsing.expiresAtEpochMillis! - Date.now() + 20);
+    const moved = await newLicense(a, { productId: product.id, expiresAtEpochMillis: time.now() + DAY });
+    expect((await a.admin('PATCH', `/licenses/${moved.id}`, { body: { expiresAtEpochMillis: time.now() - 5 } })).status).toBe(200);
+    time.advance(2000); // the clock passes the lapsing license's expiry
     // PostgreSQL: the instances scan at once. SQLite: one after the other (two connections in one
     // process would wait on each other's lock synchronously; separate processes take turns).
     const scans = [a, b, a].map((app) => () => announceExpired(app.app.storage));
@@ -99,17 +100,22 @@ describe.each(DIALECTS)('kill -9 while clocks start (%s)', (dialect) => {
     child = await startChildApp({ ...ENV, DATABASE_URL: database.url, MASTER_ADMIN_USERNAME: ADMIN.username, MASTER_ADMIN_PASSWORD: ADMIN.password });
     const running = child;
     expect((await running.req('POST', '/licenses/validate', { body: { licenseId: warm.id, productId: product.id, hwid: 'H' } })).json.valid).toBe(true);
+    // kill -9 in the middle of a stream (four senders taking the next license): at the fifth
+    // answer, with some answered, some in flight and some never sent
     const acknowledged = new Set<string>();
-    const sends = licenses.map(async (license, i) => {
-      await sleep(i * 5);
-      const res = await running.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: product.id, hwid: 'H' } }).catch(() => null);
-      if (res?.status === 200 && res.json.valid === true) acknowledged.add(license.id);
-    });
-    // kill -9 in the middle of the stream: some answered, some in flight, some never sent
-    while (acknowledged.size < 5) await sleep(2);
-    await child.kill();
+    const queue = [...licenses];
+    let killed: Promise<void> | undefined;
+    const sender = async () => {
+      for (let license = queue.shift(); license; license = queue.shift()) {
+        const res = await running.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: product.id, hwid: 'H' } }).catch(() => null);
+        if (res?.status === 200 && res.json.valid === true) acknowledged.add(license.id);
+        if (acknowledged.size === 5) killed ??= running.kill();
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, sender));
+    expect(killed, 'five first validations answered before the kill').toBeDefined();
+    await killed;
     child = undefined;
-    await Promise.all(sends);
     expect(acknowledged.size).toBeGreaterThan(0);
     const starts = await auditEntries(a, 'licenses.expiry.start');
     for (const license of licenses) {

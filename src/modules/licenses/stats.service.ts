@@ -5,6 +5,7 @@ import { badRequest } from '../../http/errors.js';
 import * as repo from './stats.repository.js';
 import { DEFAULT_STATS_WINDOW_DAYS, MAX_STATS_WINDOW_DAYS, type LicenseStats, type LicenseStatsQuery } from './stats.schemas.js';
 import { DAY_MS, HOUR_MS } from '../../lib/time.js';
+import { clock } from '../../lib/clock.js';
 
 /** `since` as given, or the default window; 400 when it reaches too far back or lies ahead. */
 function windowStart(since: number | undefined, now: number): number {
@@ -14,7 +15,7 @@ function windowStart(since: number | undefined, now: number): number {
   return since;
 }
 
-export async function getLicenseStats(db: Db, query: LicenseStatsQuery, now: number = Date.now()): Promise<LicenseStats> {
+export async function getLicenseStats(db: Db, query: LicenseStatsQuery, now: number = clock.now()): Promise<LicenseStats> {
   const since = windowStart(query.since, now);
   const [status, hours] = await Promise.all([repo.countLicensesByStatus(db, now), repo.countAttemptsByHour(db, since)]);
   return {

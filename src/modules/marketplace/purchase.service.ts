@@ -14,6 +14,7 @@ import { findActiveLicense, insertLicense, withoutHistory, type LicenseWithoutHi
 import { createOrder } from '../orders/orders.service.js';
 import type { Product } from '../products/products.schemas.js';
 import { DAY_MS } from '../../lib/time.js';
+import { clock } from '../../lib/clock.js';
 
 const ATTEMPTS = 3;
 
@@ -62,7 +63,7 @@ export async function issue(trx: Db, storage: Storage, purchase: Purchase): Prom
   // A product with an expiry policy (creation, firstValidation) sets the expiry itself; a
   // fixed one keeps SPEC.md's rule: a subscription runs one billing period.
   const expiresAtEpochMillis =
-    product.isSubscription && product.recurringPeriodDays ? Date.now() + product.recurringPeriodDays * DAY_MS : null;
+    product.isSubscription && product.recurringPeriodDays ? clock.now() + product.recurringPeriodDays * DAY_MS : null;
   const license = withoutHistory(
     await insertLicense(trx, {
       productId: product.id,

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { onBatch, onSlotRelease, onValidation, onWebhookAttempt } from '../../lib/observe.js';
 import { queueStats } from '../events/outbox.repository.js';
+import { clock } from '../../lib/clock.js';
 
 type QueueStats = Awaited<ReturnType<typeof queueStats>>;
 
@@ -97,7 +98,7 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
     });
   queueGauge('licensing_webhook_queue_depth', 'Outbound webhook events waiting for delivery (all endpoints)', (s) => s.depth);
   queueGauge('licensing_webhook_oldest_pending_seconds', 'Age of the oldest event waiting for delivery; 0 when none waits', (s) =>
-    s.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - s.oldestCreatedAt) / 1000),
+    s.oldestCreatedAt === null ? 0 : Math.max(0, (clock.now() - s.oldestCreatedAt) / 1000),
   );
   if (pool) {
     const poolGauge = (name: string, help: string, read: () => number) =>

@@ -12,6 +12,7 @@ import { findCustomer } from '../customers/customers.repository.js';
 import { existingProductIds } from '../products/products.repository.js';
 import * as repo from './orders.repository.js';
 import type { Order, OrderBody, OrderQuery } from './orders.schemas.js';
+import { clock } from '../../lib/clock.js';
 
 /** What an order is made of; the marketplace webhook passes this to createOrder too. */
 export type OrderInput = OrderBody;
@@ -108,7 +109,7 @@ export async function createOrder(trx: Db, actor: string, input: OrderInput, aud
     id: newId(),
     customer_id: items.customerId,
     total_amount: items.totalAmount,
-    created_at: Date.now(),
+    created_at: clock.now(),
     refunded_at: input.refundedAtEpochMillis ?? null,
   };
   await saveItems(async () => {
@@ -153,7 +154,7 @@ export async function deleteOrder(trx: Db, actor: string, id: string): Promise<v
  * marked refunded now, each with its `orders.update` entry (`auditTag` joins its data).
  */
 export async function refundOrdersOf(trx: Db, actor: string, customerId: string, licenseIds: readonly string[], auditTag: object = {}): Promise<string[]> {
-  const ids = await repo.markRefunded(trx, customerId, licenseIds, Date.now());
+  const ids = await repo.markRefunded(trx, customerId, licenseIds, clock.now());
   for (const id of ids) await recordAudit(trx, actor, 'orders.update', { ...(await getOrder(trx, id)), ...auditTag });
   return ids;
 }

@@ -13,6 +13,7 @@ import * as repo from './products.repository.js';
 import type { Product, ProductBody, ProductName, ProductPatch, ProductQuery } from './products.schemas.js';
 import type { ExpiryBasis } from '../licenses/license-settings.bounds.js';
 import { assertExpiryPolicy, parseFeatures, parseSharingAlert, sharingAlertColumn, storeFeatures } from '../licenses/license-settings.js';
+import { clock } from '../../lib/clock.js';
 
 const toProduct = (row: ProductRow): Product => ({
   id: row.id,
@@ -129,7 +130,7 @@ export async function findProductByPolymartId(db: Db, polymartId: string): Promi
 }
 
 export async function createProduct(trx: Db, actor: string, body: ProductBody): Promise<Product> {
-  const row: ProductRow = { id: newId(), ...toValues(body), created_at: Date.now() };
+  const row: ProductRow = { id: newId(), ...toValues(body), created_at: clock.now() };
   await uniqueMarketplaceIds(body, () => repo.insertProduct(trx, row));
   const product = toProduct(row);
   await recordAudit(trx, actor, 'products.create', product);

@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { existingRoleIds } from '../roles/roles.repository.js';
 import * as repo from './registration-keys.repository.js';
 import type { CreateKeyBody, RegistrationKeyView } from './registration-keys.schemas.js';
+import { clock } from '../../lib/clock.js';
 
 const INVALID_KEY = 'Invalid registration key';
 const USED_KEY = 'This registration key has already been used';
@@ -43,7 +44,7 @@ export async function generateKey(trx: Db, actor: string, body: CreateKeyBody): 
     id: newId(),
     key_hash: sha256Hex(key),
     note: body.note ?? null,
-    created_at: Date.now(),
+    created_at: clock.now(),
     created_by: actor,
     used_at: null,
     used_by: null,
@@ -68,7 +69,7 @@ export async function checkRegistrationKey(db: Db, key: string): Promise<void> {
 
 /** Consumes the key atomically: of two racing registrations exactly one succeeds. */
 export async function consumeRegistrationKey(trx: Db, key: string, username: string): Promise<void> {
-  if (await repo.markKeyUsed(trx, sha256Hex(key), username, Date.now())) return;
+  if (await repo.markKeyUsed(trx, sha256Hex(key), username, clock.now())) return;
   await checkRegistrationKey(trx, key); // explains why: unknown or used
   throw new HttpError(403, USED_KEY);
 }

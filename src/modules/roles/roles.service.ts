@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './roles.repository.js';
 import type { Role, RoleBody } from './roles.schemas.js';
+import { clock } from '../../lib/clock.js';
 
 const toRole = (row: RolesTable): Role => ({
   id: row.id,
@@ -29,7 +30,7 @@ export async function createRole(trx: Db, actor: string, body: RoleBody): Promis
     id: newId(),
     name: body.name,
     permissions: JSON.stringify(unique(body.permissions)),
-    created_at: Date.now(),
+    created_at: clock.now(),
   };
   await repo.insertRole(trx, row);
   const role = toRole(row);

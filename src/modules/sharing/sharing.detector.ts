@@ -16,6 +16,7 @@ import { LICENSE_SETTINGS } from '../licenses/license-settings.bounds.js';
 import { parseSharingAlert, sharingAlert } from '../licenses/license-settings.js';
 import type { SharingAlert } from '../licenses/license-settings.schemas.js';
 import { HOUR_MS, MINUTE_MS } from '../../lib/time.js';
+import { clock } from '../../lib/clock.js';
 
 export const SETTINGS_POLL_MS = 1000;
 /** A sighting's time may lag by this much: at most 1/60 of the shortest window (1 h). */
@@ -74,7 +75,7 @@ export class SharingDetector {
   }
 
   /** Records what this validation presented, when an alert applies; resolves once any resulting mark is committed. */
-  observe(p: Presentation, now = Date.now()): Promise<void> {
+  observe(p: Presentation, now = clock.now()): Promise<void> {
     if (p.licenseProductId === undefined) return Promise.resolve(); // unknown license: nothing to count
     if (this.licenseAlerts.size === 0 && this.productAlerts.size === 0) return Promise.resolve();
     const alert = this.alertFor(p.licenseId, p.licenseProductId);
@@ -170,7 +171,7 @@ export class SharingDetector {
   }
 
   /** Deletes sightings older than the longest window (every PRUNE_EVERY_MS at most). */
-  async prune(now = Date.now()): Promise<void> {
+  async prune(now = clock.now()): Promise<void> {
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
     await repo.pruneSightings(this.db, now - LICENSE_SETTINGS.sharingAlert.windowHours.maximum * HOUR_MS).catch(() => undefined);

@@ -7,8 +7,9 @@ import { windowStart } from './sharing.detector.js';
 import * as repo from './sharing.repository.js';
 import { parseSharingAlert, sharingAlert } from '../licenses/license-settings.js';
 import type { LicenseSharing } from './sharing.schemas.js';
+import { clock } from '../../lib/clock.js';
 
-export async function licenseSharing(db: Db, licenseId: string, now = Date.now()): Promise<LicenseSharing> {
+export async function licenseSharing(db: Db, licenseId: string, now = clock.now()): Promise<LicenseSharing> {
   const row = await repo.alertsOfLicense(db, licenseId);
   if (!row) throw notFound('License not found');
   const own = parseSharingAlert(row.license_alert);

@@ -7,6 +7,7 @@ import type { Db } from '../../db/database.js';
 import { generateSigningKeyPem, publicJwk, signingKeyFromPem, type PublicJwk, type SigningKey } from './key-material.js';
 import * as repo from './signing.repository.js';
 import { MINUTE_MS } from '../../lib/time.js';
+import { clock } from '../../lib/clock.js';
 
 const REFRESH_MS = 1000;
 /** A key's last signing time is written to the database at most this often per instance. */
@@ -56,7 +57,7 @@ async function ensureStoredKey(db: Db): Promise<void> {
   if (await repo.findCurrent(db)) return;
   const pem = generateSigningKeyPem();
   const key = signingKeyFromPem(pem);
-  await repo.insertCurrentIfNone(db, { kid: key.kid, slot: repo.CURRENT, private_key: pem, public_x: key.x, created_at: Date.now(), retired_at: null, last_signed_at: null });
+  await repo.insertCurrentIfNone(db, { kid: key.kid, slot: repo.CURRENT, private_key: pem, public_x: key.x, created_at: clock.now(), retired_at: null, last_signed_at: null });
 }
 
 interface Signable {
@@ -160,7 +161,7 @@ export async function createKeyRing(db: Db, configuredPem: string | null, onErro
     invalidate() {
       loadedAt = 0;
     },
-    signed(key, at = Date.now()) {
+    signed(key, at = clock.now()) {
       lastSigned.signed(key.kid, at);
     },
     lastSignedHere: (kid) => lastSigned.get(kid),

@@ -5,7 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense } from '../../../test/helpers/fixtures.js';
+import { useTestClock } from '../../../test/helpers/clock.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
+import { until } from '../../../test/helpers/until.js';
 import { LAST_SIGNED_PERSIST_MS } from './key-ring.js';
 import * as repo from './signing.repository.js';
 
@@ -64,7 +66,7 @@ describe.each(DIALECTS)('signing keys: when each key last signed (%s)', (dialect
     expect(first).toBeGreaterThanOrEqual(before);
     expect(first).toBeLessThanOrEqual(Date.now());
     // The first signature of a key is written at once (off the request path): b reads it.
-    await expect.poll(() => lastSigned(b, current!.kid)).toBe(first);
+    await until('the first signature time on the other instance', () => lastSigned(b, current!.kid), (at) => at === first);
   });
 
   it('a retired key that signs for a client pinning only it shows its own time; the current one keeps its own', async () => {
@@ -86,22 +88,25 @@ describe.each(DIALECTS)('signing keys: when each key last signed (%s)', (dialect
     const [current] = await keysOf(a);
     const license = await newLicense(a);
     // The current key (activated above) wrote its first signature.
-    await expect.poll(() => stored(a, current!.kid)).not.toBeNull();
-    const written = await stored(a, current!.kid);
+    const written = await until('the first signature time stored', () => stored(a, current!.kid), (at) => at !== null);
     for (let i = 0; i < 5; i += 1) await signedValidation(a, license);
     // A license file is signed too.
     expect((await a.admin('POST', `/licenses/${license.id}/license-file`, { body: {} })).status).toBe(200);
     const latest = await lastSigned(a, current!.kid);
     expect(latest).toBeGreaterThan(written!);
+    // A write starts with the signature that makes it, off the request path: give one that
+    // was wrongly started time to land before checking that none did.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await stored(a, current!.kid)).toBe(written); // six signatures, no write
     expect(await lastSigned(b, current!.kid)).toBe(written); // b knows what was written
 
     // A minute after the last write, the next signature is written.
-    const key = await a.app.signingKeys.current();
-    a.app.signingKeys.signed(key, written! + LAST_SIGNED_PERSIST_MS);
-    await expect.poll(() => stored(a, current!.kid)).toBe(written! + LAST_SIGNED_PERSIST_MS);
-    await expect.poll(() => lastSigned(b, current!.kid)).toBe(written! + LAST_SIGNED_PERSIST_MS);
+    const time = useTestClock();
+    time.freeze();
+    time.set(written! + LAST_SIGNED_PERSIST_MS);
+    await signedValidation(a, license);
+    await until('the signature a minute on stored', () => stored(a, current!.kid), (at) => at === written! + LAST_SIGNED_PERSIST_MS);
+    await until('the signature a minute on, on the other instance', () => lastSigned(b, current!.kid), (at) => at === written! + LAST_SIGNED_PERSIST_MS);
   });
 
   it('never moves a stored time back (an instance with an older time writes nothing)', async () => {
@@ -119,8 +124,8 @@ describe.each(DIALECTS)('signing keys: when each key last signed (%s)', (dialect
     const current = (await c.admin('POST', '/admin/signing-keys', { body: { activateNow: true } })).json as KeyView;
     const license = await newLicense(c);
     await signedValidation(c, license);
-    await expect.poll(() => stored(c, current!.kid)).not.toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await until('the first signature time stored', () => stored(c, current!.kid), (at) => at !== null);
+    useTestClock().advance(5); // the next signature is later than the one written
     await signedValidation(c, license);
     const latest = await lastSigned(c, current!.kid);
     expect(await stored(c, current!.kid)).toBeLessThan(latest!);

@@ -5,6 +5,7 @@ import { createKeyRing } from './key-ring.js';
 import { auditEntries, staffWith, newLicense, createProduct, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { decodePayload, verifyJws } from '../../../test/helpers/jws.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { until } from '../../../test/helpers/until.js';
 
 const nonce = () => randomBytes(32).toString('base64url');
 const jwksOf = async (t: TestApp) => (await t.req('GET', '/.well-known/jwks.json')).json;
@@ -212,10 +213,12 @@ describe.each(DIALECTS)('signing key storage and configuration (%s)', (dialect) 
         expect((await rings[0].current()).kid).toBe((await rings[1].current()).kid);
         // A rotation on one instance is what the other signs with shortly after (it re-reads within a second).
         const rotated = await a.admin('POST', '/admin/signing-keys', { body: { activateNow: true } });
-        await new Promise((resolve) => setTimeout(resolve, 1100));
         const license = await newLicense(b);
-        const res = await validate(b, { licenseId: license.id, productId: license.productId, hwid: 'h', nonce: nonce() });
-        expect(verifyJws(receiptOf(res)!, await jwksOf(b)).header.kid).toBe(rotated.json.kid);
+        const signer = async () => {
+          const res = await validate(b, { licenseId: license.id, productId: license.productId, hwid: 'h', nonce: nonce() });
+          return verifyJws(receiptOf(res)!, await jwksOf(b)).header.kid;
+        };
+        await until('the other instance signing with the rotated key', signer, (kid) => kid === rotated.json.kid, { timeoutMs: 3000 });
       } finally {
         await a.close();
         await b.close();

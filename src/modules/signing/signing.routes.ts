@@ -4,12 +4,13 @@ import { MASTER_ADMIN } from '../../http/authenticate.js';
 import { ErrorSchema, NoContent } from '../../http/schemas.js';
 import { CreateSigningKeyBodySchema, JwkSetSchema, KidParams, SigningKeySchema } from './signing.schemas.js';
 import * as signing from './signing.service.js';
+import { clock } from '../../lib/clock.js';
 
 const tags = ['Signing keys'];
 const config = { permission: MASTER_ADMIN };
 
 export const signingRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const startedAt = Date.now();
+  const startedAt = clock.now();
   const ring = app.signingKeys;
 
   app.get(

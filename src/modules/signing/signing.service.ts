@@ -10,6 +10,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { generateSigningKeyPem, signingKeyFromPem, type SigningKey } from './key-material.js';
 import * as repo from './signing.repository.js';
 import type { SigningKeyView } from './signing.schemas.js';
+import { clock } from '../../lib/clock.js';
 
 const CONFIGURED = 'SIGNING_KEY is configured: the configuration owns the signing key';
 
@@ -67,7 +68,7 @@ export async function createSigningKey(
   if (configured) throw conflict(CONFIGURED);
   // Concurrent creations and activations apply one after the other.
   await storage.lock(trx, LOCK);
-  const now = Date.now();
+  const now = clock.now();
   if (!activateNow && (await repo.findNext(trx))) throw conflict('A next key exists already: activate or delete it first');
   const pem = generateSigningKeyPem();
   const key = signingKeyFromPem(pem);
@@ -101,7 +102,7 @@ export async function activateSigningKey(
   if (!row) throw notFound('Signing key not found');
   const state = repo.stateOf(row);
   if (state !== 'next') throw conflict(`Only a next key can be activated; this key is ${state}`);
-  const retiredKid = await activate(trx, Date.now());
+  const retiredKid = await activate(trx, clock.now());
   await repo.promote(trx, kid);
   await recordAudit(trx, actor, 'signingKey.activate', { kid, x: row.public_x, retiredKid });
   return toView({ ...row, slot: repo.CURRENT }, null);

@@ -10,6 +10,7 @@ import { assertKeyGrants, checkRegistrationKey, consumeRegistrationKey } from '.
 import * as repo from './staff.repository.js';
 import type { RegisterBody, StaffView } from './staff.schemas.js';
 import { usernameProblem } from './usernames.js';
+import { clock } from '../../lib/clock.js';
 
 const MIN_PASSWORD_LENGTH = 8;
 
@@ -75,7 +76,7 @@ export async function register(db: Db, body: RegisterBody): Promise<StaffView> {
     password_hash: passwordHash,
     active: 1,
     is_master_admin: 0,
-    created_at: Date.now(),
+    created_at: clock.now(),
   };
   try {
     return await db.transaction().execute(async (trx) => {
@@ -143,7 +144,7 @@ export async function createMasterAdmin(
     password_hash: await hashPassword(account.password),
     active: 1,
     is_master_admin: 1,
-    created_at: Date.now(),
+    created_at: clock.now(),
   };
   await db.transaction().execute(async (trx) => {
     await repo.insertStaff(trx, row);

@@ -12,6 +12,7 @@ import type { ReleaseBody, ReleaseResult } from '../licenses/licenses.schemas.js
 import { SELF_RELEASE_WINDOW_MS } from '../licenses/license-settings.js';
 import * as validationRepo from './validation.repository.js';
 import type { IdleBinding, SlotKind } from './validation.types.js';
+import { clock } from '../../lib/clock.js';
 
 export const RELEASE_NOT_FOUND = 'License not found';
 export const RELEASE_NOT_ENABLED = 'Self-service release is not enabled for this license';
@@ -35,7 +36,7 @@ function limitReached(limit: number, oldest: number, now: number): HttpError {
   return new HttpError(429, `Self-service release limit reached: ${limit} per 30 days`, { 'retry-after': String(seconds) });
 }
 
-export async function selfRelease(storage: Storage, body: ReleaseBody, now = Date.now()): Promise<ReleaseResult> {
+export async function selfRelease(storage: Storage, body: ReleaseBody, now = clock.now()): Promise<ReleaseResult> {
   const { licenseId } = body;
   const { result, freed } = await storage.transaction(async (trx) => {
     const license = await readLicense(trx, licenseId);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, newLicense, putBody, readLicense, validate, type ValidateArgs } from '../../../test/helpers/fixtures.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../../test/helpers/test-app.js';
+import { useTestClock } from '../../../test/helpers/clock.js';
 import type { License } from '../licenses/licenses.schemas.js';
 
 const ENV = { VALIDATION_RATE_LIMIT: '100000' };
@@ -85,7 +86,7 @@ describe.each(DIALECTS)('a change on one instance, the next validation on anothe
   it('no change: every validation on b is recorded, in order, and refreshes last seen', async () => {
     const { license, args } = await boundOnB();
     const before = (await readLicense(a, license.id)).bindings!.hwids[0]!.lastSeenAtEpochMillis;
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // last seen is kept to the second
+    useTestClock().advance(1100); // last seen is kept to the second
     const results = await Promise.all(Array.from({ length: 20 }, () => validate(b, args)));
     expect(results.every((r) => r.json.valid === true)).toBe(true);
     const after = await readLicense(a, license.id);

@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
+import { untilWaitingOnLock } from '../../../test/helpers/lock-waits.js';
 import { startTestApp, TEST_POSTGRES_URL, type TestApp } from '../../../test/helpers/test-app.js';
 import type { License } from '../licenses/licenses.schemas.js';
 
@@ -31,9 +32,6 @@ describe.skipIf(!TEST_POSTGRES_URL)('validation row locks (postgres)', () => {
     }
   }
 
-  const settledWithin = (promise: Promise<unknown>, ms: number) =>
-    Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
-
   it('answers and records validations that bind nothing without the lock: bound, mismatched, expired, over a limit', async () => {
     const license = await newLicense(t, { maxIps: 1, maxHwids: 1 });
     const args = { licenseId: license.id, productId: license.productId, hwid: 'HW' };
@@ -58,8 +56,10 @@ describe.skipIf(!TEST_POSTGRES_URL)('validation row locks (postgres)', () => {
   it('makes a validation that may bind a new HWID wait for the lock, then decide under it', async () => {
     const license = await newLicense(t, { maxIps: 1, maxHwids: 1 });
     const { pending } = await withRowLocks([license], async () => {
-      const pending = validate(t, { licenseId: license.id, productId: license.productId, hwid: 'HW-NEW' });
-      expect(await settledWithin(pending, 300)).toBe(false); // still waiting for the lock
+      let settled = false;
+      const pending = validate(t, { licenseId: license.id, productId: license.productId, hwid: 'HW-NEW' }).finally(() => (settled = true));
+      await untilWaitingOnLock(t.app.db, "the binding validation waiting for the license's row lock");
+      expect(settled).toBe(false);
       return { pending }; // not the promise itself: returning it would wait for it here
     });
     expect((await pending).json).toEqual({ valid: true });
@@ -74,7 +74,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('validation row locks (postgres)', () => {
     await other.query('BEGIN');
     await other.query('SELECT id FROM licenses WHERE id = $1 FOR UPDATE', [doomed.id]);
     const answers = Promise.all([doomed, kept].map((l) => validate(t, { licenseId: l.id, productId: l.productId, hwid: 'HW' })));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await untilWaitingOnLock(t.app.db, "the doomed license's attempt waiting for its row lock");
     await other.query('DELETE FROM licenses WHERE id = $1', [doomed.id]);
     await other.query('COMMIT');
     expect((await answers).map((res) => [res.status, res.json])).toEqual([

@@ -47,6 +47,7 @@ import {
   type ValidationResult,
   type Validator,
 } from './validation.types.js';
+import { clock } from '../../lib/clock.js';
 
 const attemptOf = (req: ValidationRequest, now: number, decision: Decision): NewValidationAttempt => {
   reportValidation(decision.reason, decision.valid);
@@ -206,7 +207,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
   const validateLocked = (req: ValidationRequest) => lockQueue.run(req.licenseId, () => validateLockedNow(req));
   const validateLockedNow = (req: ValidationRequest) =>
     db.transaction().execute(async (trx) => {
-      const now = Date.now();
+      const now = clock.now();
       const license = await repo.lockLicense(trx, req.licenseId);
       if (!license) return { result: unknownLicense(now), released: 0 }; // deleted meanwhile: nothing to record
       const ip = await lookLocked(trx, 'ip', req, license, now);
@@ -242,7 +243,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     });
 
   const validate = async (req: ValidationRequest): Promise<ValidationResult> => {
-    const now = Date.now();
+    const now = clock.now();
     const fast = await recordFromBoundFacts(req, now);
     if (fast) {
       if (pruning.due(req.licenseId)) prune(req.licenseId);

@@ -27,6 +27,7 @@ import {
   type ValidationRequest,
   type ValidationResult,
 } from './validation.types.js';
+import { clock } from '../../lib/clock.js';
 
 /** What one request saw of one kind of slot, with the idle bindings that may make room. */
 interface SlotLook extends SlotSeen {
@@ -198,7 +199,7 @@ export function createBatchProcessor(db: Db, sqlite: SqliteDatabase.Database, hi
   const applyAll = sqlite.transaction((requests: ValidationRequest[]): ValidationResult[] => {
     const view = new BatchView(stmts, events);
     released = 0;
-    const now = Date.now(); // the batch is one moment: it commits as one
+    const now = clock.now(); // the batch is one moment: it commits as one
     const attempts: NewValidationAttempt[] = [];
     const recorded = new Map<string, number>();
     reasons = [];

@@ -16,6 +16,7 @@ import { assembleLicenses, withoutHistory, type LicenseWithoutHistory } from '..
 import { SELF_RELEASE_WINDOW_MS } from '../licenses/license-settings.js';
 import type { LicenseLimits } from './validation.facts.js';
 import { ATTEMPTS_PER_INSERT, type IdleBinding, type SlotKind, type SlotUsage } from './validation.types.js';
+import { clock } from '../../lib/clock.js';
 
 export type Kind = SlotKind;
 
@@ -100,7 +101,7 @@ export function prepareValidationStatements(db: Db, sqlite: SqliteDatabase.Datab
     /** The license as the API answers it, without its history, read in the open transaction. */
     licenseSnapshot: (id: string): LicenseWithoutHistory => {
       const filter = { id };
-      const [row] = compiled.all(licenseRowsQuery(db, filter, Date.now() - SELF_RELEASE_WINDOW_MS)) as LicenseRow[];
+      const [row] = compiled.all(licenseRowsQuery(db, filter, clock.now() - SELF_RELEASE_WINDOW_MS)) as LicenseRow[];
       return withoutHistory(assembleLicenses([row!], compiled.all(ipRowsQuery(db, filter)), compiled.all(hwidRowsQuery(db, filter)), [], 0)[0]!);
     },
     /** When the value was last seen; undefined: not bound. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, createProduct, putBody, readLicense, validate } from '../../../test/helpers/fixtures.js';
+import { useTestClock } from '../../../test/helpers/clock.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { until } from '../../../test/helpers/until.js';
 
 describe.each(DIALECTS)('license validation (%s)', (dialect) => {
   let t: TestApp;
@@ -41,30 +41,34 @@ describe.each(DIALECTS)('license validation (%s)', (dialect) => {
   });
 
   it('treats an expiry at or before now as expired and a future or null one as valid', async () => {
+    const time = useTestClock();
+    time.freeze(); // "now" is one moment: an expiry exactly at it is tested as such
     const product = await createProduct(t);
     const at = async (expiresAtEpochMillis: number | null) => {
       const license = await newLicense(t, { productId: product.id, expiresAtEpochMillis });
       return (await validate(t, { licenseId: license.id, productId: product.id, hwid: 'HW' })).json.valid;
     };
-    expect(await at(Date.now() - 60_000)).toBe(false);
-    expect(await at(Date.now())).toBe(false);
-    expect(await at(Date.now() + 86_400_000)).toBe(true);
+    expect(await at(time.now() - 60_000)).toBe(false);
+    expect(await at(time.now())).toBe(false);
+    expect(await at(time.now() + 1)).toBe(true);
+    expect(await at(time.now() + 86_400_000)).toBe(true);
     expect(await at(null)).toBe(true);
-    const soon = await newLicense(t, { productId: product.id, expiresAtEpochMillis: Date.now() + 400 });
+    const soon = await newLicense(t, { productId: product.id, expiresAtEpochMillis: time.now() + 400 });
     const args = { licenseId: soon.id, productId: product.id, hwid: 'HW' };
     expect((await validate(t, args)).json.valid).toBe(true);
-    await sleep(soon.expiresAtEpochMillis! - Date.now() + 50);
+    time.advance(400); // the clock reaches the expiry
     expect((await validate(t, args)).json.valid).toBe(false);
     expect((await readLicense(t, soon.id)).validationAttempts.map((a) => a.reason)).toEqual(['VALID', 'EXPIRED']);
   });
 
   it('maxIps=1 binds the first IP, accepts it again and rejects a second IP with IP_LIMIT_REACHED', async () => {
+    const time = useTestClock();
     const license = await newLicense(t, { maxIps: 1 });
     const args = { licenseId: license.id, productId: license.productId, hwid: 'HW-1' };
     const seq: [string, boolean][] = [['127.0.0.3', true], ['127.0.0.3', true], ['127.0.0.4', false], ['127.0.0.3', true]];
     for (const [ip, expected] of seq) {
       expect((await validate(t, args, ip)).json.valid).toBe(expected);
-      await sleep(2);
+      time.advance(2); // each attempt at a time of its own
     }
     const after = await readLicense(t, license.id);
     expect(after.usedIps).toEqual(['127.0.0.3']);
@@ -170,6 +174,22 @@ describe.each(DIALECTS)('license validation (%s)', (dialect) => {
   });
 });
 
+/** Validates `count` times (HWIDs HW-1…), each attempt a millisecond after the one before. */
+async function validateInTurn(t: TestApp, license: { id: string; productId: string }, count: number): Promise<void> {
+  const time = useTestClock();
+  for (let i = 1; i <= count; i += 1) {
+    await validate(t, { licenseId: license.id, productId: license.productId, hwid: `HW-${i}` });
+    time.advance(1);
+  }
+}
+
+/** The attempts stored for the license once at most `most` (PostgreSQL prunes beside the answers, not before them). */
+async function untilPruned(t: TestApp, licenseId: string, most: number): Promise<number> {
+  const stored = async () =>
+    Number((await t.app.db.selectFrom('validation_attempts').select((eb) => eb.fn.countAll().as('n')).where('license_id', '=', licenseId).executeTakeFirstOrThrow()).n);
+  return until(`the history pruned to at most ${most}`, stored, (n) => n <= most);
+}
+
 describe.each(DIALECTS)('validation history and proxies (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -179,14 +199,10 @@ describe.each(DIALECTS)('validation history and proxies (%s)', (dialect) => {
 
   it('keeps only the most recent VALIDATION_HISTORY_MAX attempts, oldest first', async () => {
     const license = await newLicense(t);
-    for (let i = 1; i <= 5; i += 1) {
-      await validate(t, { licenseId: license.id, productId: license.productId, hwid: `HW-${i}` });
-      await sleep(2);
-    }
+    await validateInTurn(t, license, 5);
     const after = await readLicense(t, license.id);
     expect(after.validationAttempts.map((a) => a.hwid)).toEqual(['HW-3', 'HW-4', 'HW-5']);
-    const stored = await t.app.db.selectFrom('validation_attempts').select('id').where('license_id', '=', license.id).execute();
-    expect(stored).toHaveLength(3);
+    expect(await untilPruned(t, license.id, 3)).toBe(3);
   });
 
   it('keeps the most recent attempts given to PUT as well', async () => {
@@ -215,16 +231,11 @@ describe.each(DIALECTS)('validation history pruned in chunks (%s)', (dialect) =>
 
   it('shows exactly the 20 most recent attempts while storing at most a tenth more', async () => {
     const license = await newLicense(t);
-    for (let i = 1; i <= 27; i += 1) {
-      await validate(t, { licenseId: license.id, productId: license.productId, hwid: `HW-${i}` });
-      await sleep(1);
-    }
+    await validateInTurn(t, license, 27);
     const after = await readLicense(t, license.id);
     expect(after.validationAttempts.map((a) => a.hwid)).toEqual(Array.from({ length: 20 }, (_, i) => `HW-${i + 8}`));
     const listed = ((await t.admin('GET', `/licenses?customerId=${license.customerId}`)).json as { validationAttempts: unknown[] }[])[0]!;
     expect(listed.validationAttempts).toEqual(after.validationAttempts);
-    const stored = await t.app.db.selectFrom('validation_attempts').select('id').where('license_id', '=', license.id).execute();
-    expect(stored.length).toBeGreaterThanOrEqual(20);
-    expect(stored.length).toBeLessThanOrEqual(22);
+    expect(await untilPruned(t, license.id, 22)).toBeGreaterThanOrEqual(20);
   });
 });

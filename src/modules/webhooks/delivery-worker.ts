@@ -17,6 +17,7 @@ import { retryDelayMs } from './retry-schedule.js';
 import { discordNames } from './discord-names.js';
 import { sendAttempt, type AttemptResult } from './send-attempt.js';
 import { DAY_MS, HOUR_MS } from '../../lib/time.js';
+import { clock } from '../../lib/clock.js';
 
 export interface DeliveryOptions {
   retryScheduleSeconds: readonly number[];
@@ -88,7 +89,7 @@ export class DeliveryWorker {
     this.polling = true;
     try {
       const { db } = this.storage;
-      const now = Date.now();
+      const now = clock.now();
       if (now - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = now;
         await outbox.pruneSettled(db, now - DELIVERY_LOG_RETENTION_MS);
@@ -131,7 +132,7 @@ export class DeliveryWorker {
         url: endpoint.url,
         format: endpoint.format,
         secret: endpoint.secret,
-        previousSecret: Number(endpoint.previous_secret_until) > Date.now() ? endpoint.previous_secret : null,
+        previousSecret: Number(endpoint.previous_secret_until) > clock.now() ? endpoint.previous_secret : null,
       },
       { id: row.event_id, type: row.type, body: row.body, names },
       { timeoutMs: this.timeoutMs, allowPrivateNetworks: this.options.allowPrivateNetworks },
@@ -147,7 +148,7 @@ export class DeliveryWorker {
 
   /** The row's new status, or null when another worker holds it now. */
   private record(row: outbox.OutboxRow, endpoint: EndpointRow, result: AttemptResult): Promise<outbox.Settlement['status'] | null> {
-    const now = Date.now();
+    const now = clock.now();
     const attempt = row.attempts + 1;
     const delay = result.delivered ? null : retryDelayMs(this.options.retryScheduleSeconds, attempt);
     const status = result.delivered ? 'delivered' : delay === null ? 'failed' : 'pending';

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TEST_POSTGRES_URL, type TestApp } from '../../../test/helpers/test-app.js';
 import { startTwoInstances } from '../../../test/helpers/two-instances.js';
+import { until } from '../../../test/helpers/until.js';
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_SECONDS: Array.from({ length: 20 }, () => '1').join(',') };
 const EVENTS_PER_ENDPOINT = 400;
@@ -32,12 +33,10 @@ describe.skipIf(!TEST_POSTGRES_URL)('deleting an endpoint while its deliveries a
           })),
         )
         .execute();
-      // Let the workers pick some up (they poll every 500 ms), then delete mid-stream.
-      for (let waited = 0; waited < 5000; waited += 50) {
-        const attempted = await a.app.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('endpoint_id', '=', id).executeTakeFirstOrThrow();
-        if (Number(attempted.n) >= 5) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      // Delete mid-stream: once the workers (polling every 500 ms) are recording attempts.
+      const attempted = async () =>
+        Number((await a.app.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('endpoint_id', '=', id).executeTakeFirstOrThrow()).n);
+      await until('5 attempts recorded', attempted, (n) => n >= 5, { timeoutMs: 5000 });
       const deleted = await (round % 2 === 0 ? a : b).admin('DELETE', `/webhook-endpoints/${id}`);
       expect(deleted.status, deleted.text).toBe(204);
       const left = await a.app.db.selectFrom('webhook_outbox').select('id').where('endpoint_id', '=', id).execute();

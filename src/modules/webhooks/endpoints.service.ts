@@ -13,6 +13,7 @@ import * as outbox from '../events/outbox.repository.js';
 import * as deliveries from './deliveries.repository.js';
 import type { Delivery, WebhookEndpoint, WebhookEndpointBody, WebhookEndpointWithSecret } from './webhooks.schemas.js';
 import { DAY_MS } from '../../lib/time.js';
+import { clock } from '../../lib/clock.js';
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 
@@ -75,7 +76,7 @@ export async function createEndpoint(
   body: WebhookEndpointBody,
   checked: { url: string; events: string[] },
 ): Promise<WebhookEndpointWithSecret> {
-  const now = Date.now();
+  const now = clock.now();
   const row: repo.EndpointRow = {
     id: newId(),
     url: checked.url,
@@ -114,7 +115,7 @@ export async function updateEndpoint(
     description: body.description ?? null,
     format: body.format ?? 'standard',
     enabled,
-    updated_at: Date.now(),
+    updated_at: clock.now(),
     // Enabling again starts a new count towards the automatic disable.
     ...(enabled === 1 && before.enabled === 0 ? { failing_since: null, disabled_reason: null } : {}),
   });
@@ -139,7 +140,7 @@ export async function deleteEndpoint(trx: Db, actor: string, id: string): Promis
 
 export async function rotateSecret(trx: Db, actor: string, id: string): Promise<WebhookEndpointWithSecret> {
   const secret = newSecret();
-  const now = Date.now();
+  const now = clock.now();
   const row = await repo.rotateSecret(trx, id, secret, now + SECRET_OVERLAP_MS, now);
   if (!row) throw notFound(ENDPOINT_NOT_FOUND);
   const view = toView(row, (await repo.subscriptionsOf(trx, [id])).get(id)!);
@@ -149,7 +150,7 @@ export async function rotateSecret(trx: Db, actor: string, id: string): Promise<
 
 /** Disabled by the delivery worker after failing for too long. */
 export async function disableFailingEndpoint(trx: Db, id: string, reason: string): Promise<void> {
-  const row = await repo.updateEndpoint(trx, id, { enabled: 0, disabled_reason: reason, updated_at: Date.now() });
+  const row = await repo.updateEndpoint(trx, id, { enabled: 0, disabled_reason: reason, updated_at: clock.now() });
   if (!row) return;
   await recordAudit(trx, 'webhook-delivery', 'webhookEndpoint.disable', toView(row, (await repo.subscriptionsOf(trx, [id])).get(id)!));
 }
@@ -173,7 +174,7 @@ export async function listDeliveries(db: Db, id: string, limit: number): Promise
 
 export async function redeliver(trx: Db, id: string, eventId: string): Promise<void> {
   if (!(await repo.findEndpoint(trx, id))) throw notFound(ENDPOINT_NOT_FOUND);
-  if (!(await outbox.redeliver(trx, id, eventId, Date.now()))) throw notFound('Event not found for this endpoint');
+  if (!(await outbox.redeliver(trx, id, eventId, clock.now()))) throw notFound('Event not found for this endpoint');
 }
 
 /** Queues a `ping` for this endpoint alone; returns its event id. */

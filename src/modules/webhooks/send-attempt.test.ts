@@ -112,9 +112,9 @@ describe('one delivery attempt', () => {
 
   it('a connection refused is a failure naming why', async () => {
     const url = await serve(() => undefined);
-    servers[0]!.close();
-    servers[0]!.closeAllConnections();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [server] = servers.splice(0);
+    server!.closeAllConnections();
+    await new Promise((resolve) => server!.close(resolve)); // no longer listening
     expect(await send(url)).toMatchObject({ delivered: false, status: null, body: expect.stringMatching(/ECONNREFUSED/) });
   });
 

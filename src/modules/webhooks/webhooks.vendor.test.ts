@@ -91,6 +91,7 @@ describe.each(DIALECTS)('webhooks as a vendor meets them (%s)', (dialect) => {
     const customer = await createCustomer(t);
     await receiver.waitFor(2, (r) => r.body.includes(customer.id));
     const log = await until(
+      'both attempts logged',
       async () => (await t.admin('GET', `/webhook-endpoints/${endpoint.id}/deliveries`)).json as Record<string, unknown>[],
       (rows) => rows.length === 2,
     );
