@@ -15,7 +15,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL pool while idle', ()
       const clients = await Promise.all([1, 2, 3, 4].map(() => pool!.connect()));
       for (const client of clients) client.release();
       expect(pool!.totalCount).toBe(4);
-      const open = await until(async () => pool!.totalCount, (count) => count < 4, 20_000);
+      const open = await until('idle connections closed', async () => pool!.totalCount, (count) => count < 4, { timeoutMs: 20_000 });
       expect(open).toBe(PG_POOL_MIN);
     } finally {
       await pool!.end(); // Kysely's destroy() ends only a pool it has used

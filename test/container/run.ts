@@ -439,7 +439,7 @@ async function testStack(engine: Engine): Promise<void> {
       await validate(stack.baseUrl, license, 'hw-back');
       validations += 1;
       return (await balancerLog(engine, stack)).some((line) => line.upstream === `${app1Address}:3000`);
-    }, 120_000);
+    }, Boolean, { timeoutMs: 120_000 });
     say('app1 started again: the balancer sends it validations');
     await run(e, ['kill', await containerOf(engine, stack, 'app1')]); // SIGKILL: the instance dies, it is not stopped
     const afterKill = await timedValidations(stack, license, 20, 'hw-after-kill');
