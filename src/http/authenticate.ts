@@ -4,10 +4,11 @@
 // checks the permission before the body is even parsed. Routes without
 // `config.permission` are public.
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { actorFromStaff, type Actor } from '../modules/auth/actor.js';
+import type { Actor } from './actor.js';
+import { actorFromStaff } from '../modules/auth/actor.js';
 import { hasPermission } from './permissions.js';
 import { checkCredentials, INVALID_LOGIN } from '../modules/auth/auth.service.js';
-import { limitedGuess } from '../modules/auth/password-attempts.js';
+import { limitedGuess } from './password-attempts.js';
 import { actorFromApiToken, isApiToken } from '../modules/api-tokens/api-tokens.service.js';
 import { isRevoked } from '../modules/auth/revoked-tokens.repository.js';
 import { passwordChangeCutoff } from '../modules/auth/tokens.js';

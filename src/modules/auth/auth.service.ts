@@ -6,8 +6,9 @@ import type { FailureLimiter } from '../../lib/failure-limiter.js';
 import { decoyPasswordHash, verifyPassword } from '../../lib/secrets.js';
 import { findStaffByUsername } from '../staff/staff.repository.js';
 import { verifySecondFactor } from '../two-factor/two-factor.service.js';
-import { actorFromStaff, type Actor } from './actor.js';
-import { limitedGuess } from './password-attempts.js';
+import type { Actor } from '../../http/actor.js';
+import { limitedGuess } from '../../http/password-attempts.js';
+import { actorFromStaff } from './actor.js';
 import { passwordChangeCutoff, type TokenService } from './tokens.js';
 import type { LoginResponseSchema } from './auth.schemas.js';
 

@@ -2,7 +2,7 @@
 // instance reads, until the token would have expired anyway.
 import type { Db } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../../http/actor.js';
 import { insertRevokedToken, pruneRevokedTokens } from './revoked-tokens.repository.js';
 
 export async function logout(db: Db, actor: Actor): Promise<void> {

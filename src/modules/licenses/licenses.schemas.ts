@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
-import { MAX_INT } from './license-settings.bounds.js';
+import { MAX_INT } from '../license-settings/license-settings.bounds.js';
 import {
   EffectiveFeaturesSchema,
   ExpiryBasisSchema,
@@ -13,7 +13,7 @@ import {
   SlotLimitSchema,
   SlotTimeoutMinutesSchema,
   ValidForDaysSchema,
-} from './license-settings.schemas.js';
+} from '../license-settings/license-settings.schemas.js';
 
 /**
  * Why a validation attempt ended as it did: the first failed check, or VALID (GRACE: valid

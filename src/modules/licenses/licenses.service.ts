@@ -27,7 +27,7 @@ import {
 } from './licenses.schemas.js';
 import { DAY_MS } from '../../lib/time.js';
 import { clockStartAfterWrite } from './expiry-clock.js';
-import type { ExpiryBasis } from './license-settings.bounds.js';
+import type { ExpiryBasis } from '../license-settings/license-settings.bounds.js';
 import {
   SELF_RELEASE_WINDOW_MS,
   assertExpiryPolicy,
@@ -38,7 +38,7 @@ import {
   sharingAlertColumn,
   storeFeatures,
   storeFlag,
-} from './license-settings.js';
+} from '../license-settings/license-settings.js';
 import { clock } from '../../lib/clock.js';
 
 type Children = { ips: Binding[]; hwids: Binding[]; attempts: ValidationAttempt[] };

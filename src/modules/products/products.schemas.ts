@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
-import { MAX_INT } from '../licenses/license-settings.bounds.js';
+import { MAX_INT } from '../license-settings/license-settings.bounds.js';
 import {
   ExpiryBasisSchema,
   FeaturesSchema,
@@ -10,7 +10,7 @@ import {
   SlotLimitSchema,
   SlotTimeoutMinutesSchema,
   ValidForDaysSchema,
-} from '../licenses/license-settings.schemas.js';
+} from '../license-settings/license-settings.schemas.js';
 /** Keeps amounts finite: JSON numbers such as 1e400 parse to Infinity. */
 export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 

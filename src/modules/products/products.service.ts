@@ -11,8 +11,8 @@ import { referencedByMessage } from '../../lib/references.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './products.repository.js';
 import type { Product, ProductBody, ProductName, ProductPatch, ProductQuery } from './products.schemas.js';
-import type { ExpiryBasis } from '../licenses/license-settings.bounds.js';
-import { assertExpiryPolicy, parseFeatures, parseSharingAlert, sharingAlertColumn, storeFeatures } from '../licenses/license-settings.js';
+import type { ExpiryBasis } from '../license-settings/license-settings.bounds.js';
+import { assertExpiryPolicy, parseFeatures, parseSharingAlert, sharingAlertColumn, storeFeatures } from '../license-settings/license-settings.js';
 import { clock } from '../../lib/clock.js';
 
 const toProduct = (row: ProductRow): Product => ({

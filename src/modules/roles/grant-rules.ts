@@ -5,7 +5,7 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { forbidden } from '../../http/errors.js';
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../../http/actor.js';
 import { permissionsOfRoles, staffHoldsRole } from './roles.repository.js';
 
 export const OWN_PRIVILEGES = 'You cannot change your own privileges';

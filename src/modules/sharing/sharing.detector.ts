@@ -12,9 +12,9 @@ import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { CommittedChange } from '../events/change-feed.js';
 import * as repo from './sharing.repository.js';
-import { LICENSE_SETTINGS } from '../licenses/license-settings.bounds.js';
-import { parseSharingAlert, sharingAlert } from '../licenses/license-settings.js';
-import type { SharingAlert } from '../licenses/license-settings.schemas.js';
+import { LICENSE_SETTINGS } from '../license-settings/license-settings.bounds.js';
+import { parseSharingAlert, sharingAlert } from '../license-settings/license-settings.js';
+import type { SharingAlert } from '../license-settings/license-settings.schemas.js';
 import { HOUR_MS, MINUTE_MS } from '../../lib/time.js';
 import { clock } from '../../lib/clock.js';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger } from '../../http/schemas.js';
-import { SharingAlertSchema } from '../licenses/license-settings.schemas.js';
+import { SharingAlertSchema } from '../license-settings/license-settings.schemas.js';
 
 const TopValueSchema = Type.Object({
   value: Type.String({ description: 'The IP address or hardware id' }),

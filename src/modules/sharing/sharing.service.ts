@@ -5,7 +5,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { windowStart } from './sharing.detector.js';
 import * as repo from './sharing.repository.js';
-import { parseSharingAlert, sharingAlert } from '../licenses/license-settings.js';
+import { parseSharingAlert, sharingAlert } from '../license-settings/license-settings.js';
 import type { LicenseSharing } from './sharing.schemas.js';
 import { clock } from '../../lib/clock.js';
 

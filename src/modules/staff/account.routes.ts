@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MASTER_ADMIN, SIGNED_IN } from '../../http/authenticate.js';
 import { clientIp } from '../../http/client-ip.js';
 import { ErrorAnswer, IdParams, NoContent } from '../../http/schemas.js';
-import { passwordAttempts } from '../auth/password-attempts.js';
+import { passwordAttempts } from '../../http/password-attempts.js';
 import * as twoFactor from '../two-factor/two-factor.service.js';
 import {
   AccountSchema,

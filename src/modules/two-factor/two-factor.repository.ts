@@ -1,6 +1,9 @@
 import type { Db } from '../../db/database.js';
 
 /** Stores a pending (not yet enabled) secret, replacing any earlier pending one. */
+/** The account whose second factor this module keeps (its columns live on the staff row). */
+export const findAccount = (db: Db, staffId: string) => db.selectFrom('staff').selectAll().where('id', '=', staffId).executeTakeFirst();
+
 export const setPendingSecret = (trx: Db, staffId: string, secret: string) =>
   trx.updateTable('staff').set({ totp_secret: secret, totp_enabled: 0, totp_last_step: null }).where('id', '=', staffId).execute();
 

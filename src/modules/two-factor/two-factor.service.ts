@@ -5,9 +5,8 @@ import type { Db } from '../../db/database.js';
 import type { StaffTable } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
-import type { Actor } from '../auth/actor.js';
-import type { PasswordAttempts } from '../auth/password-attempts.js';
-import { findStaffById } from '../staff/staff.repository.js';
+import type { Actor } from '../../http/actor.js';
+import type { PasswordAttempts } from '../../http/password-attempts.js';
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
 import { matchingStep, newTotpSecret, otpauthUri } from './totp.js';
 import * as repo from './two-factor.repository.js';
@@ -16,7 +15,7 @@ const INVALID_CODE = 'Invalid two-factor code';
 const WRONG_PASSWORD = 'Wrong password';
 
 async function staffOf(db: Db, actor: Actor): Promise<StaffTable> {
-  const staff = await findStaffById(db, actor.id);
+  const staff = await repo.findAccount(db, actor.id);
   if (!staff) throw notFound('Staff account not found');
   return staff;
 }

@@ -1,7 +1,7 @@
 // The signed fields that license policies add to a validation receipt (DECISIONS.md "License
 // policies"): what a client needs to act offline. Features are merged here, only when a
 // receipt is asked for, so that a plain validation never parses them.
-import { effectiveFeatures, type EffectiveFeatures } from '../licenses/license-settings.js';
+import { effectiveFeatures, type EffectiveFeatures } from '../license-settings/license-settings.js';
 import type { ValidationReason } from './validation.decision.js';
 import type { ValidationOutcome } from './validation.types.js';
 

@@ -9,7 +9,7 @@ import { forbidden, HttpError, notFound } from '../../http/errors.js';
 import { reportSlotRelease } from '../../lib/observe.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { ReleaseBody, ReleaseResult } from '../licenses/licenses.schemas.js';
-import { SELF_RELEASE_WINDOW_MS } from '../licenses/license-settings.js';
+import { SELF_RELEASE_WINDOW_MS } from '../license-settings/license-settings.js';
 import * as validationRepo from './validation.repository.js';
 import type { IdleBinding, SlotKind } from './validation.types.js';
 import { clock } from '../../lib/clock.js';

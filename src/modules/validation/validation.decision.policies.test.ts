@@ -2,7 +2,7 @@
 // expiry step, grace for bound values only, a pending clock started only by a pass.
 import { describe, expect, it } from 'vitest';
 import { decideValidation, type SlotState, type ValidationFacts } from './validation.decision.js';
-import { effectiveFeatures } from '../licenses/license-settings.js';
+import { effectiveFeatures } from '../license-settings/license-settings.js';
 
 const NOW = 1_800_000_000_000;
 const free = (): SlotState => ({ bound: false, used: 0, limit: null, idle: 0 });

@@ -2,7 +2,7 @@
 // outcome built from a decision. Pure: both engines and the PostgreSQL fast path pass here,
 // so what a license row means (its clock, its grace, its inherited settings) is said once.
 import { DAY_MS } from '../../lib/time.js';
-import { revealReasons } from '../licenses/license-settings.js';
+import { revealReasons } from '../license-settings/license-settings.js';
 import { inGrace, type Decision, type ValidationFacts } from './validation.decision.js';
 import type { SlotSeen, ValidationOutcome, ValidationRequest } from './validation.types.js';
 

@@ -13,7 +13,7 @@ import type { EventGate } from '../events/subscriptions.js';
 import { deleteAttemptsOlderThan, oldestKeptAttempt } from './validation.repository.js';
 import { hwidRowsQuery, ipRowsQuery, licenseRowsQuery, type LicenseRow } from '../licenses/licenses.repository.js';
 import { assembleLicenses, withoutHistory, type LicenseWithoutHistory } from '../licenses/licenses.service.js';
-import { SELF_RELEASE_WINDOW_MS } from '../licenses/license-settings.js';
+import { SELF_RELEASE_WINDOW_MS } from '../license-settings/license-settings.js';
 import type { LicenseLimits } from './validation.facts.js';
 import { ATTEMPTS_PER_INSERT, type IdleBinding, type SlotKind, type SlotUsage } from './validation.types.js';
 import { clock } from '../../lib/clock.js';

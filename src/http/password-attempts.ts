@@ -4,9 +4,9 @@
 // account), so a stolen session cannot guess it without limit. Each guess takes its
 // place in the limit before the secret is checked (src/lib/failure-limiter.ts): parallel
 // guesses get no more evaluations than the limit has left.
-import { HttpError } from '../../http/errors.js';
-import type { FailureLimiter } from '../../lib/failure-limiter.js';
-import { verifyPassword } from '../../lib/secrets.js';
+import { HttpError } from './errors.js';
+import type { FailureLimiter } from '../lib/failure-limiter.js';
+import { verifyPassword } from '../lib/secrets.js';
 
 export const TOO_MANY_ATTEMPTS = 'Too many login attempts. Try again later.';
 
