@@ -87,8 +87,9 @@ async function insertBatch(db: Db, batch: Pending<AttemptToRecord, void>[]): Pro
 async function recordIfStillBound(db: Db, batch: Pending<repo.GuardedAttempt, repo.GuardedRecorded | null>[]): Promise<void> {
   try {
     const rows = await repo.insertAttemptsIfStillBound(db, batch.map((p) => p.item));
-    const recorded = new Map(rows.map((r) => [boundKey({ licenseId: r.license_id, ip: r.ip, hwid: r.hwid }), r]));
-    for (const p of batch) p.resolve(recorded.get(boundKey(p.item)) ?? null);
+    // Keyed with the version too: an attempt decided from an older row of the same key was not recorded.
+    const recorded = new Map(rows.map((r) => [`${boundKey({ licenseId: r.license_id, ip: r.ip, hwid: r.hwid })}\u0000${r.version}`, r]));
+    for (const p of batch) p.resolve(recorded.get(`${boundKey(p.item)}\u0000${p.item.version}`) ?? null);
   } catch (err) {
     // A license deleted while the statement ran fails it (foreign key): the batch takes the full path.
     if (!isForeignKeyViolation(err)) throw err;

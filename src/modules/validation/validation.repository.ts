@@ -166,11 +166,12 @@ export interface GuardedAttempt {
   timestamp: number;
 }
 
-/** A recorded guarded attempt, with its product's live policy settings (features and reveal are not versioned with the license). */
+/** A recorded guarded attempt's license, IP, HWID and version, with its product's live policy settings (features and reveal are not versioned with the license). */
 export interface GuardedRecorded {
   license_id: string;
   ip: string;
   hwid: string;
+  version: number;
   product_features: string | null;
   product_reveal_reasons: number;
 }
@@ -178,26 +179,29 @@ export interface GuardedRecorded {
 /**
  * Inserts, in order, the VALID attempts whose license is still at the version they were
  * decided from and still has their IP and HWID bound, in one statement (its snapshot is
- * the check); answers the license, IP and HWID of those it inserted, with the product's
- * current features and reveal setting (read in the same snapshot).
+ * the check). The check runs once per distinct license + IP + HWID + version in the batch,
+ * not per attempt (a busy license's batch is mostly one key), and answers those that
+ * passed, with the product's current features and reveal setting (same snapshot).
  */
 export async function insertAttemptsIfStillBound(db: Db, attempts: readonly GuardedAttempt[]): Promise<GuardedRecorded[]> {
   const { rows } = await executePrepared(
     db,
     sql<GuardedRecorded>`
-      WITH recorded AS (
+      WITH x AS (
+        SELECT * FROM unnest(${attempts.map((a) => a.licenseId)}::text[], ${attempts.map((a) => a.ip)}::text[], ${attempts.map((a) => a.hwid)}::text[],
+                             ${attempts.map((a) => a.version)}::integer[], ${attempts.map((a) => a.timestamp)}::bigint[])
+          WITH ORDINALITY AS x(id, ip, hwid, version, ts, i)),
+      ok AS (
+        SELECT k.id, k.ip, k.hwid, k.version, p.features, p.reveal_reasons
+        FROM (SELECT DISTINCT id, ip, hwid, version FROM x) k
+        JOIN licenses l ON l.id = k.id AND l.version = k.version
+        JOIN products p ON p.id = l.product_id
+        WHERE EXISTS (SELECT 1 FROM license_ips b WHERE b.license_id = k.id AND b.ip = k.ip)
+          AND EXISTS (SELECT 1 FROM license_hwids b WHERE b.license_id = k.id AND b.hwid = k.hwid)),
+      recorded AS (
         INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
-        SELECT x.id, x.hwid, x.ip, x.ts, 1, 'VALID'
-        FROM unnest(${attempts.map((a) => a.licenseId)}::text[], ${attempts.map((a) => a.ip)}::text[], ${attempts.map((a) => a.hwid)}::text[],
-                    ${attempts.map((a) => a.version)}::integer[], ${attempts.map((a) => a.timestamp)}::bigint[])
-          WITH ORDINALITY AS x(id, ip, hwid, version, ts, i)
-        JOIN licenses l ON l.id = x.id AND l.version = x.version
-        WHERE EXISTS (SELECT 1 FROM license_ips b WHERE b.license_id = x.id AND b.ip = x.ip)
-          AND EXISTS (SELECT 1 FROM license_hwids b WHERE b.license_id = x.id AND b.hwid = x.hwid)
-        ORDER BY x.i
-        RETURNING license_id, ip, hwid)
-      SELECT r.license_id, r.ip, r.hwid, p.features AS product_features, p.reveal_reasons AS product_reveal_reasons
-      FROM recorded r JOIN licenses l ON l.id = r.license_id JOIN products p ON p.id = l.product_id`,
+        SELECT x.id, x.hwid, x.ip, x.ts, 1, 'VALID' FROM x JOIN ok USING (id, ip, hwid, version) ORDER BY x.i)
+      SELECT id AS license_id, ip, hwid, version, features AS product_features, reveal_reasons AS product_reveal_reasons FROM ok`,
   );
   return rows;
 }
