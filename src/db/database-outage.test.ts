@@ -253,7 +253,8 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL statement stalled be
       const pending = Promise.all(Array.from({ length: 30 }, (_, i) => validate(t, argsOf(licenses[i % licenses.length]!))));
       // The insert is seen waiting on the lock: the stall is the lock, not something else.
       await until(
-        async () => (await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n,
+        // Read on a connection of its own: in `other`'s transaction pg_stat_activity stays as first read.
+        async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.app.db)).rows[0]!.n,
         (n) => n > 0,
       );
       answers = await settledWithin(pending, 10 * TIMEOUT_MS);

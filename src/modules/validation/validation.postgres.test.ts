@@ -1,9 +1,11 @@
 // PostgreSQL only: validations that bind nothing take no row lock; those that may bind
 // wait for it. Proven by holding the license's row lock from another connection.
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { startTestApp, TEST_POSTGRES_URL, type TestApp } from '../../../test/helpers/test-app.js';
+import { until } from '../../../test/helpers/until.js';
 import type { License } from '../licenses/licenses.schemas.js';
 import { insertAttemptsIfStillBound } from './validation.repository.js';
 
@@ -71,11 +73,15 @@ describe.skipIf(!TEST_POSTGRES_URL)('validation row locks (postgres)', () => {
     const doomed = await newLicense(t);
     const kept = await newLicense(t);
     for (const license of [doomed, kept]) await validate(t, { licenseId: license.id, productId: license.productId, hwid: 'HW' });
-    // A full row lock holds up the attempt's foreign-key check until the license is gone.
+    // A full row lock holds up the attempt statement's key-share lock until the license is gone.
     await other.query('BEGIN');
     await other.query('SELECT id FROM licenses WHERE id = $1 FOR UPDATE', [doomed.id]);
     const answers = Promise.all([doomed, kept].map((l) => validate(t, { licenseId: l.id, productId: l.productId, hwid: 'HW' })));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Seen waiting on the lock (read through the app's pool: in `other`'s transaction pg_stat_activity stays as first read).
+    await until(
+      async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.app.db)).rows[0]!.n,
+      (n) => n > 0,
+    );
     await other.query('DELETE FROM licenses WHERE id = $1', [doomed.id]);
     await other.query('COMMIT');
     expect((await answers).map((res) => [res.status, res.json])).toEqual([
