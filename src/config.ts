@@ -38,6 +38,8 @@ export interface Config {
   logLevel: string;
   /** How long SQLite waits for another connection's write lock before the request fails with 503. */
   sqliteBusyTimeoutMs: number;
+  /** How long one PostgreSQL statement of the service may run before it is cancelled and the request fails with 503 (0: no limit). */
+  postgresStatementTimeoutMs: number;
   /** How long the start waits for an unreachable PostgreSQL (answering 503 meanwhile) before exiting. */
   databaseWaitSeconds: number;
   /** pretty: readable lines; json: one JSON object per line; null: pretty when stdout is a terminal. */
@@ -82,6 +84,7 @@ const KEYS = {
   masterAdminEmail: ['MASTER_ADMIN_EMAIL', 'masterAdmin.email'],
   logLevel: ['LOG_LEVEL', 'log.level'],
   sqliteBusyTimeoutMs: ['SQLITE_BUSY_TIMEOUT_MS', 'database.sqliteBusyTimeoutMs'],
+  postgresStatementTimeoutMs: ['POSTGRES_STATEMENT_TIMEOUT_MS', 'database.postgresStatementTimeoutMs'],
   databaseWaitSeconds: ['DATABASE_WAIT_SECONDS', 'database.waitSeconds'],
   logFormat: ['LOG_FORMAT', 'log.format'],
   metricsToken: ['METRICS_TOKEN', 'metrics.token'],
@@ -230,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     logLevel,
     sqliteBusyTimeoutMs: int('sqliteBusyTimeoutMs', 5000, 0, 600_000),
+    postgresStatementTimeoutMs: int('postgresStatementTimeoutMs', 5000, 0, 600_000),
     databaseWaitSeconds: int('databaseWaitSeconds', 120, 0, DAY_SECONDS),
     logFormat,
     metricsToken,

@@ -181,6 +181,22 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
       await db.destroy();
     }
 
+    // An attempt whose license the file does not hold: on PostgreSQL no foreign key refuses it, the import does.
+    const attemptsAt = TABLES.findIndex((table) => table.name === 'validation_attempts');
+    const before = rows.filter((line) => TABLES.findIndex((table) => table.name === JSON.parse(line).table) <= attemptsAt);
+    const orphan = { table: 'validation_attempts', row: { id: 999_999, license_id: 'no such license', hwid: 'h', ip: '10.0.0.1', timestamp: 1, successful: 0, reason: 'EXPIRED' } };
+    const orphaned = join(dir, `${dialect}-orphan.jsonl`);
+    writeFileSync(orphaned, [header, ...before, JSON.stringify(orphan)].join('\n'));
+    const refused = await runCli(['import', orphaned], { DATABASE_URL: target.url });
+    expect(refused.code).toBe(1);
+    if (other === 'postgres') expect(refused.stderr).toContain('refers to license "no such license"');
+    const { db: after } = createDb(target.url);
+    try {
+      expect(await after.selectFrom('staff').select('id').execute()).toEqual([]);
+    } finally {
+      await after.destroy();
+    }
+
     const garbage = join(dir, `${dialect}-garbage.jsonl`);
     writeFileSync(garbage, `${header}\nnot json\n`);
     const rejected = await runCli(['import', garbage], { DATABASE_URL: target.url });

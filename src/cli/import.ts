@@ -41,6 +41,20 @@ async function assertEmpty(db: Kysely<any>): Promise<void> {
   }
 }
 
+/**
+ * On PostgreSQL no foreign key ties an attempt to its license (the service keeps them
+ * together itself, docs/decisions.md): a file's attempts must all have their license.
+ */
+async function assertAttemptsHaveLicenses(db: Kysely<any>): Promise<void> {
+  const orphan = await db
+    .selectFrom('validation_attempts as a')
+    .select('a.license_id')
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('licenses as l').select('l.id').whereRef('l.id', '=', 'a.license_id'))))
+    .limit(1)
+    .executeTakeFirst();
+  if (orphan) throw new CliError(`an attempt in validation_attempts refers to license ${JSON.stringify(orphan.license_id)}, which the file does not hold`);
+}
+
 /** Loads `file` into the database at `databaseUrl`; returns how many rows each table received. */
 export async function importDatabase(databaseUrl: string, file: string): Promise<Record<string, number>> {
   if (!existsSync(file)) throw new CliError(`No export file at ${file}`);
@@ -85,6 +99,7 @@ export async function importDatabase(databaseUrl: string, file: string): Promise
       }
       if (lineNumber === 0) throw new CliError(`${file} is empty`);
       await flush();
+      await assertAttemptsHaveLicenses(trx);
       await advanceIdentitySequences(trx, dialect, TABLES);
     });
     return counts;

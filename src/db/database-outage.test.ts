@@ -13,6 +13,7 @@ import { proxyFor, viaProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import type { TestResponse } from '../../test/helpers/http.js';
 import { until } from '../../test/helpers/until.js';
+import { untilWaitingOnLock } from '../../test/helpers/lock-waits.js';
 
 const UNAVAILABLE = { error: 'Service temporarily unavailable' };
 
@@ -204,5 +205,61 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('SQLite faults (sqlite)', () => {
       await sql.raw('pragma max_page_count = 1073741823').execute(t.app.db);
     }
     expect((await validate(t, args)).json).toEqual({ valid: true });
+  });
+});
+
+// A statement that stalls (here: behind a table lock another session holds) is cancelled
+// by the statement timeout and its requests answer 503 at once, rather than hanging for as
+// long as the stall lasts. On PostgreSQL bound validations are recorded by one batch in
+// flight, so the requests queued behind the stalled batch fail too, within two timeouts.
+describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL statement stalled behind a lock (postgres)', () => {
+  const TIMEOUT_MS = 300;
+  let t: TestApp;
+  let other: pg.Client;
+  beforeAll(async () => {
+    t = await startTestApp('postgres', { VALIDATION_RATE_LIMIT: '1000000', VALIDATION_HISTORY_MAX: '0', POSTGRES_STATEMENT_TIMEOUT_MS: String(TIMEOUT_MS) });
+    other = new pg.Client({ connectionString: t.database.url });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other?.end();
+    await t?.close();
+  });
+
+  const settledWithin = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([promise, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms))]);
+
+  it('answers 503 within the statement timeout while the attempts insert waits for a lock, then recovers losing no acknowledged attempt', async () => {
+    const licenses = await Promise.all(Array.from({ length: 3 }, () => newLicense(t)));
+    const argsOf = (l: { id: string; productId: string }) => ({ licenseId: l.id, productId: l.productId, hwid: 'HW' });
+    const acked: Acked[] = [];
+    // Bound and seen bound: the next validations of each take the one-statement fast path.
+    for (const license of licenses) for (let i = 0; i < 3; i += 1) {
+      expect((await validate(t, argsOf(license))).json).toEqual({ valid: true });
+      acked.push({ licenseId: license.id, hwid: 'HW' });
+    }
+
+    await other.query('BEGIN');
+    await other.query('LOCK TABLE validation_attempts IN SHARE MODE'); // reads go on; inserts wait
+    let answers: TestResponse[] | 'still waiting';
+    try {
+      const started = Date.now();
+      const pending = Promise.all(Array.from({ length: 30 }, (_, i) => validate(t, argsOf(licenses[i % licenses.length]!))));
+      // The insert is seen waiting on the lock: the stall is the lock, not something else.
+      // Read through the app's pool: in `other`'s transaction pg_stat_activity stays as first read.
+      await untilWaitingOnLock(t.app.db, 'the attempts insert waiting on the locked table');
+      answers = await settledWithin(pending, 10 * TIMEOUT_MS);
+      if (answers !== 'still waiting') expect(Date.now() - started).toBeLessThan(10 * TIMEOUT_MS);
+    } finally {
+      await other.query('COMMIT');
+    }
+    expect(answers).not.toBe('still waiting');
+    for (const res of answers as TestResponse[]) expectUnavailable(res);
+
+    for (const license of licenses) {
+      expect((await validate(t, argsOf(license))).json).toEqual({ valid: true });
+      acked.push({ licenseId: license.id, hwid: 'HW' });
+    }
+    await expectAcknowledgedRecorded(t, acked);
   });
 });

@@ -91,6 +91,11 @@ export function withStatementCache(sqlite: SqliteDatabase.Database): Exclude<Sql
 export interface DbOptions {
   /** How long a SQLite statement waits for another connection's write lock before SQLITE_BUSY (default 5000). */
   sqliteBusyTimeoutMs?: number;
+  /**
+   * PostgreSQL: each statement runs at most this long, then the server cancels it (57014,
+   * answered 503). Unset or 0: no limit (the CLI's exports and imports, migrations).
+   */
+  postgresStatementTimeoutMs?: number;
 }
 
 /** How long a request waits for a PostgreSQL connection (new or from the pool) before failing (503). */
@@ -118,6 +123,10 @@ export function createDb(databaseUrl: string, onConnectionError: (err: Error) =>
     types: pgTypes,
     // While the server is away, nothing waits longer than this for a connection.
     connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    // ...nor longer than this for a statement: one stalled behind a lock held elsewhere
+    // (or a stalled disk) fails, rather than holding its requests, and the validation batch
+    // queued behind it, for as long as the stall lasts. A session setting, sent once per connection.
+    statement_timeout: options.postgresStatementTimeoutMs || undefined,
     keepAlive: true,
     // Two connections stay open however idle the service is (others close after 10 s idle):
     // a request after a quiet spell needs no name lookup or new connection, which is what a

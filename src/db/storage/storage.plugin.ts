@@ -26,6 +26,7 @@ export const storagePlugin = fp(
     const { config } = app;
     const storage = await openStorage(config.databaseUrl, {
       sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
+      postgresStatementTimeoutMs: config.postgresStatementTimeoutMs,
       onConnectionError: (err) => app.log.warn({ error: err.message }, 'database connection lost; the pool will open a new one'),
       onCheckpointError: (err, started) =>
         started

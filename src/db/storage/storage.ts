@@ -50,12 +50,26 @@ export interface OpenStorageOptions extends DbOptions {
   onCheckpointError?: (err: unknown, started: boolean) => void;
 }
 
+/**
+ * Migrations may legitimately run long (a table rebuilt on upgrade): on PostgreSQL with a
+ * statement timeout they run on a connection of their own without it.
+ */
+async function migrateWithoutStatementTimeout(databaseUrl: string, db: Db, dialect: Dialect, options: OpenStorageOptions): Promise<void> {
+  if (dialect !== 'postgres' || !options.postgresStatementTimeoutMs) return migrateToLatest(db);
+  const migrating = createDb(databaseUrl, options.onConnectionError);
+  try {
+    await migrateToLatest(migrating.db);
+  } finally {
+    await migrating.db.destroy();
+  }
+}
+
 /** Opens the database at `databaseUrl`, applies pending migrations and starts SQLite's checkpoint worker. */
 export async function openStorage(databaseUrl: string, options: OpenStorageOptions = {}): Promise<Storage> {
   const { db, dialect, sqlite, pool } = createDb(databaseUrl, options.onConnectionError, options);
   const closing: (() => Promise<void> | void)[] = [];
   try {
-    await migrateToLatest(db);
+    await migrateWithoutStatementTimeout(databaseUrl, db, dialect, options);
     if (sqlite && !sqlite.memory) {
       try {
         const checkpointer = await startWalCheckpointer(sqlite, (err) => options.onCheckpointError?.(err, true));

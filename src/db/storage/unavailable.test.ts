@@ -7,6 +7,7 @@ describe('isDatabaseUnavailable', () => {
   it.each([
     withCode('57P01', 'terminating connection due to administrator command'),
     withCode('57P03', 'the database system is starting up'),
+    withCode('57014', 'canceling statement due to statement timeout'),
     withCode('08006'),
     withCode('ECONNREFUSED'),
     withCode('ECONNRESET'),

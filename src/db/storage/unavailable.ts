@@ -3,8 +3,11 @@
 // full, read-only or unreadable. Such a request is answered 503 (try again later), not
 // 500, and the process keeps running; the next request tries the database again.
 
-/** pg SQLSTATEs: admin/crash shutdown, cannot connect now, and class 08 (connection exception). */
-const PG_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * pg SQLSTATEs: admin/crash shutdown, cannot connect now, too many connections, a statement
+ * cancelled (57014: the statement timeout, or an operator's cancel), and class 08 (connection exception).
+ */
+const PG_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** SQLite primary result codes (better-sqlite3 reports extended ones, e.g. SQLITE_IOERR_WRITE). */
 const SQLITE_PREFIXES = ['SQLITE_FULL', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CANTOPEN'];

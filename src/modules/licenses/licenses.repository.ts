@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { afterKey, containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { LicenseRecord, NewValidationAttempt } from '../../db/schema.js';
 import { clock } from '../../lib/clock.js';
+import { lockRows } from '../../db/storage/row-locks.js';
 
 export interface LicenseFilter extends Page, Sort {
   id?: string;
@@ -184,8 +185,21 @@ export async function storedVersion(db: Db, id: string): Promise<number | undefi
   return row?.version;
 }
 
-/** Deletes the license; bindings, attempts and order links go with it (ON DELETE CASCADE). */
+/**
+ * Locks the license row for its delete (PostgreSQL FOR UPDATE; SQLite's write lock already
+ * excludes every other writer). Waits for the validations recording an attempt of it (they
+ * hold its key-share lock until they commit); those that come later find it gone.
+ */
+export async function lockLicenseForDelete(trx: Db, id: string): Promise<void> {
+  await trx.selectFrom('licenses').select('id').where('id', '=', id).$call(lockRows(trx, 'update')).execute();
+}
+
+/**
+ * Deletes the license (locked by lockLicenseForDelete) and its attempts, which no foreign
+ * key removes on PostgreSQL; bindings and order links go with it (ON DELETE CASCADE).
+ */
 export async function deleteLicense(trx: Db, id: string): Promise<boolean> {
+  await trx.deleteFrom('validation_attempts').where('license_id', '=', id).execute();
   const result = await trx.deleteFrom('licenses').where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

@@ -421,6 +421,9 @@ async function withReferenceCheck(write: () => Promise<unknown>): Promise<void> 
 }
 
 export async function deleteLicense(trx: Db, actor: string, id: string, historyMax = 0): Promise<void> {
+  // Locked first, so every attempt a validation in flight records is committed, and seen
+  // by the delete below, before the license goes (docs/decisions.md, "PostgreSQL validations at half of bare").
+  await repo.lockLicenseForDelete(trx, id);
   const license = await getLicense(trx, id, historyMax);
   await repo.deleteLicense(trx, id);
   await recordAudit(trx, actor, 'licenses.delete', auditSnapshot(license));

@@ -1,11 +1,14 @@
 // PostgreSQL only: validations that bind nothing take no row lock; those that may bind
 // wait for it. Proven by holding the license's row lock from another connection.
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense, readLicense, validate } from '../../../test/helpers/fixtures.js';
 import { untilWaitingOnLock } from '../../../test/helpers/lock-waits.js';
 import { startTestApp, TEST_POSTGRES_URL, type TestApp } from '../../../test/helpers/test-app.js';
+import { until } from '../../../test/helpers/until.js';
 import type { License } from '../licenses/licenses.schemas.js';
+import { insertAttemptsIfStillBound } from './validation.repository.js';
 
 // Runs whenever PostgreSQL answers (the SQLite path has no row locks).
 describe.skipIf(!TEST_POSTGRES_URL)('validation row locks (postgres)', () => {
@@ -70,7 +73,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('validation row locks (postgres)', () => {
     const doomed = await newLicense(t);
     const kept = await newLicense(t);
     for (const license of [doomed, kept]) await validate(t, { licenseId: license.id, productId: license.productId, hwid: 'HW' });
-    // A full row lock holds up the attempt's foreign-key check until the license is gone.
+    // A full row lock holds up the attempt statement's key-share lock until the license is gone.
     await other.query('BEGIN');
     await other.query('SELECT id FROM licenses WHERE id = $1 FOR UPDATE', [doomed.id]);
     const answers = Promise.all([doomed, kept].map((l) => validate(t, { licenseId: l.id, productId: l.productId, hwid: 'HW' })));
@@ -83,5 +86,16 @@ describe.skipIf(!TEST_POSTGRES_URL)('validation row locks (postgres)', () => {
     ]);
     expect((await readLicense(t, kept.id)).validationAttempts).toHaveLength(2);
   });
-});
 
+  it('records a bound batch with one check per license + IP + HWID + version: every attempt in order, one answer per key that still holds', async () => {
+    const license = await newLicense(t);
+    expect((await validate(t, { licenseId: license.id, productId: license.productId, hwid: 'HW' })).json).toEqual({ valid: true });
+    const { version } = await readLicense(t, license.id);
+    const at = (ts: number, over: Partial<{ hwid: string; version: number }> = {}) => ({ licenseId: license.id, ip: '127.0.0.1', hwid: 'HW', version, timestamp: ts, ...over });
+    const recorded = await insertAttemptsIfStillBound(t.app.db, [at(1001), at(1002, { version: version - 1 }), at(1003), at(1004, { hwid: 'HW-UNBOUND' }), at(1005)]);
+    // The stale version and the unbound HWID are not recorded, nor answered: answers carry the version they hold for.
+    expect(recorded).toEqual([{ license_id: license.id, ip: '127.0.0.1', hwid: 'HW', version, product_features: null, product_reveal_reasons: 0 }]);
+    const history = (await readLicense(t, license.id)).validationAttempts.map((a) => a.timestampEpochMillis);
+    expect(history.filter((ts) => ts < 2000).sort()).toEqual([1001, 1003, 1005]);
+  });
+});

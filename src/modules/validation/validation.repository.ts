@@ -1,8 +1,11 @@
 // The validation queries of the PostgreSQL path (SQLite prepares its own, and takes the
 // history-pruning queries below, in validation.sqlite-statements.ts). A validation that may
 // bind locks the license row (FOR NO KEY UPDATE), so those of one license, from any
-// instance, run one after another. NO KEY: the lock does not hold up inserting attempts,
-// whose foreign key only needs the row to stay.
+// instance, run one after another. NO KEY: the lock does not hold up the attempts of
+// others, whose statements only need the row to stay: on PostgreSQL attempts have no
+// foreign key (migration 2026_12_01_0100); every statement that inserts them holds the
+// license row's key-share lock (or the row lock above) and skips a license that is gone,
+// and a license delete, which locks the row first, removes its attempts itself.
 import type { Db } from '../../db/database.js';
 import { executePrepared } from '../../db/prepared-statements.js';
 import { sql } from 'kysely';
@@ -147,7 +150,8 @@ export async function unbind(trx: Db, kind: SlotKind, licenseId: string, values:
 /**
  * Inserts the attempts, in order, with one statement (at most ATTEMPTS_PER_INSERT.postgres
  * rows): one column array per parameter, so the text is the same for any batch and is
- * prepared once per connection.
+ * prepared once per connection. Only under the license's row lock (validateLocked), which
+ * keeps the license from being deleted meanwhile; elsewhere insertAttemptsOfLiveLicenses.
  */
 export const insertAttempts = (db: Db, rows: readonly NewValidationAttempt[]) =>
   executePrepared(
@@ -156,6 +160,28 @@ export const insertAttempts = (db: Db, rows: readonly NewValidationAttempt[]) =>
       SELECT * FROM unnest(${rows.map((r) => r.license_id)}::text[], ${rows.map((r) => r.hwid)}::text[], ${rows.map((r) => r.ip)}::text[],
         ${rows.map((r) => r.timestamp)}::bigint[], ${rows.map((r) => r.successful)}::integer[], ${rows.map((r) => r.reason)}::text[])`,
   );
+
+/**
+ * Inserts, in order, the attempts whose license still exists, in one statement that holds
+ * each distinct license's key-share lock until its commit (a delete of it waits for that,
+ * and one already committed leaves its attempts out); answers the licenses that were there.
+ */
+export async function insertAttemptsOfLiveLicenses(db: Db, rows: readonly NewValidationAttempt[]): Promise<Set<string>> {
+  const { rows: live } = await executePrepared(
+    db,
+    sql<{ id: string }>`
+      WITH x AS (
+        SELECT * FROM unnest(${rows.map((r) => r.license_id)}::text[], ${rows.map((r) => r.hwid)}::text[], ${rows.map((r) => r.ip)}::text[],
+                             ${rows.map((r) => r.timestamp)}::bigint[], ${rows.map((r) => r.successful)}::integer[], ${rows.map((r) => r.reason)}::text[])
+          WITH ORDINALITY AS x(license_id, hwid, ip, ts, successful, reason, i)),
+      live AS (SELECT l.id FROM licenses l WHERE l.id IN (SELECT license_id FROM x) FOR KEY SHARE OF l),
+      recorded AS (
+        INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
+        SELECT x.license_id, x.hwid, x.ip, x.ts, x.successful, x.reason FROM x JOIN live ON live.id = x.license_id ORDER BY x.i)
+      SELECT id FROM live`,
+  );
+  return new Set(live.map((r) => r.id));
+}
 
 /** A valid attempt to record only if the license is still at `version` with the IP and HWID bound. */
 export interface GuardedAttempt {
@@ -166,11 +192,12 @@ export interface GuardedAttempt {
   timestamp: number;
 }
 
-/** A recorded guarded attempt, with its product's live policy settings (features and reveal are not versioned with the license). */
+/** A recorded guarded attempt's license, IP, HWID and version, with its product's live policy settings (features and reveal are not versioned with the license). */
 export interface GuardedRecorded {
   license_id: string;
   ip: string;
   hwid: string;
+  version: number;
   product_features: string | null;
   product_reveal_reasons: number;
 }
@@ -178,26 +205,32 @@ export interface GuardedRecorded {
 /**
  * Inserts, in order, the VALID attempts whose license is still at the version they were
  * decided from and still has their IP and HWID bound, in one statement (its snapshot is
- * the check); answers the license, IP and HWID of those it inserted, with the product's
- * current features and reveal setting (read in the same snapshot).
+ * the check). The check runs once per distinct license + IP + HWID + version in the batch,
+ * not per attempt (a busy license's batch is mostly one key), and answers those that
+ * passed, with the product's current features and reveal setting (same snapshot). It holds
+ * each license's key-share lock until its commit, so a delete of the license waits for it;
+ * a license deleted first fails the check.
  */
 export async function insertAttemptsIfStillBound(db: Db, attempts: readonly GuardedAttempt[]): Promise<GuardedRecorded[]> {
   const { rows } = await executePrepared(
     db,
     sql<GuardedRecorded>`
-      WITH recorded AS (
+      WITH x AS (
+        SELECT * FROM unnest(${attempts.map((a) => a.licenseId)}::text[], ${attempts.map((a) => a.ip)}::text[], ${attempts.map((a) => a.hwid)}::text[],
+                             ${attempts.map((a) => a.version)}::integer[], ${attempts.map((a) => a.timestamp)}::bigint[])
+          WITH ORDINALITY AS x(id, ip, hwid, version, ts, i)),
+      ok AS (
+        SELECT k.id, k.ip, k.hwid, k.version, p.features, p.reveal_reasons
+        FROM (SELECT DISTINCT id, ip, hwid, version FROM x) k
+        JOIN licenses l ON l.id = k.id AND l.version = k.version
+        JOIN products p ON p.id = l.product_id
+        WHERE EXISTS (SELECT 1 FROM license_ips b WHERE b.license_id = k.id AND b.ip = k.ip)
+          AND EXISTS (SELECT 1 FROM license_hwids b WHERE b.license_id = k.id AND b.hwid = k.hwid)
+        FOR KEY SHARE OF l),
+      recorded AS (
         INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
-        SELECT x.id, x.hwid, x.ip, x.ts, 1, 'VALID'
-        FROM unnest(${attempts.map((a) => a.licenseId)}::text[], ${attempts.map((a) => a.ip)}::text[], ${attempts.map((a) => a.hwid)}::text[],
-                    ${attempts.map((a) => a.version)}::integer[], ${attempts.map((a) => a.timestamp)}::bigint[])
-          WITH ORDINALITY AS x(id, ip, hwid, version, ts, i)
-        JOIN licenses l ON l.id = x.id AND l.version = x.version
-        WHERE EXISTS (SELECT 1 FROM license_ips b WHERE b.license_id = x.id AND b.ip = x.ip)
-          AND EXISTS (SELECT 1 FROM license_hwids b WHERE b.license_id = x.id AND b.hwid = x.hwid)
-        ORDER BY x.i
-        RETURNING license_id, ip, hwid)
-      SELECT r.license_id, r.ip, r.hwid, p.features AS product_features, p.reveal_reasons AS product_reveal_reasons
-      FROM recorded r JOIN licenses l ON l.id = r.license_id JOIN products p ON p.id = l.product_id`,
+        SELECT x.id, x.hwid, x.ip, x.ts, 1, 'VALID' FROM x JOIN ok USING (id, ip, hwid, version) ORDER BY x.i)
+      SELECT id AS license_id, ip, hwid, version, features AS product_features, reveal_reasons AS product_reveal_reasons FROM ok`,
   );
   return rows;
 }
