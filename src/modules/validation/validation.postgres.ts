@@ -40,7 +40,9 @@ import {
   inactiveReleaseAudit,
   isStale,
   mustLookForIdle,
+  newCommitGroup,
   unknownLicense,
+  type CommitGroup,
   type SlotKind,
   type SlotSeen,
   type ValidationRequest,
@@ -73,21 +75,26 @@ async function insertAttemptsWithEvents(db: Db, items: readonly AttemptToRecord[
  * Inserts a batch of attempts in one statement. If that fails (a license deleted
  * meanwhile fails the whole statement), each is inserted alone and fails alone.
  */
-async function insertBatch(db: Db, batch: Pending<AttemptToRecord, void>[]): Promise<void> {
+async function insertBatch(db: Db, batch: Pending<AttemptToRecord, CommitGroup>[]): Promise<void> {
   try {
     await insertAttemptsWithEvents(db, batch.map((p) => p.item));
-    for (const p of batch) p.resolve();
+    const committedWith = newCommitGroup();
+    for (const p of batch) p.resolve(committedWith);
   } catch (err) {
     if (batch.length === 1) throw err;
-    for (const p of batch) await insertAttemptsWithEvents(db, [p.item]).then(() => p.resolve(), p.reject);
+    for (const p of batch) await insertAttemptsWithEvents(db, [p.item]).then(() => p.resolve(newCommitGroup()), p.reject);
   }
 }
 
+/** A guarded attempt that was recorded, and the group commit it was recorded in. */
+type GuardedCommitted = repo.GuardedRecorded & { committedWith: CommitGroup };
+
 /** Records the batch's attempts that still hold; each learns whether it was recorded (with its product's live settings) or not (null). */
-async function recordIfStillBound(db: Db, batch: Pending<repo.GuardedAttempt, repo.GuardedRecorded | null>[]): Promise<void> {
+async function recordIfStillBound(db: Db, batch: Pending<repo.GuardedAttempt, GuardedCommitted | null>[]): Promise<void> {
   try {
     const rows = await repo.insertAttemptsIfStillBound(db, batch.map((p) => p.item));
-    const recorded = new Map(rows.map((r) => [boundKey({ licenseId: r.license_id, ip: r.ip, hwid: r.hwid }), r]));
+    const committedWith = newCommitGroup(); // the one statement committed them all
+    const recorded = new Map(rows.map((r) => [boundKey({ licenseId: r.license_id, ip: r.ip, hwid: r.hwid }), { ...r, committedWith }]));
     for (const p of batch) p.resolve(recorded.get(boundKey(p.item)) ?? null);
   } catch (err) {
     // A license deleted while the statement ran fails it (foreign key): the batch takes the full path.
@@ -123,13 +130,13 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     },
     { maxBatch: ATTEMPTS_PER_INSERT.postgres, maxInFlight: 2, observed: false },
   );
-  const attempts = new GroupCommit<AttemptToRecord, void>((batch) => insertBatch(db, batch), {
+  const attempts = new GroupCommit<AttemptToRecord, CommitGroup>((batch) => insertBatch(db, batch), {
     maxBatch: ATTEMPTS_PER_INSERT.postgres,
     maxInFlight: 4, // the next batches gather while one commits (each on its own pooled connection)
   });
 
   const boundFacts = new BoundFactsCache();
-  const guarded = new GroupCommit<repo.GuardedAttempt, repo.GuardedRecorded | null>((batch) => recordIfStillBound(db, batch), {
+  const guarded = new GroupCommit<repo.GuardedAttempt, GuardedCommitted | null>((batch) => recordIfStillBound(db, batch), {
     maxBatch: ATTEMPTS_PER_INSERT.postgres,
     maxInFlight: 4,
   });
@@ -157,7 +164,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     if (isStale(seen.ipSeen, now)) touch.push(repo.touch(db, 'ip', req.licenseId, req.ip, (seen.ipSeen = now)));
     if (isStale(seen.hwidSeen, now)) touch.push(repo.touch(db, 'hwid', req.licenseId, req.hwid, (seen.hwidSeen = now)));
     await Promise.all(touch);
-    return { valid: true, decidedAtEpochMillis: now, outcome: outcomeOf(license, facts, decision, facts.expiresAtEpochMillis) };
+    return { valid: true, decidedAtEpochMillis: now, outcome: outcomeOf(license, facts, decision, facts.expiresAtEpochMillis), committedWith: recorded.committedWith };
   };
 
   const validationEventOf = (req: ValidationRequest, now: number, decision: Decision) =>
@@ -257,11 +264,12 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     if (decided === 'may bind') {
       const locked = await validateLocked(req);
       reportSlotRelease('inactive', locked.released);
-      result = locked.result;
+      result = { ...locked.result, committedWith: newCommitGroup() }; // its own transaction, committed
     } else {
       const { decision, touch } = decided;
+      let committedWith: CommitGroup;
       try {
-        await Promise.all([
+        [committedWith] = await Promise.all([
           attempts.submit({ attempt: attemptOf(req, now, decision), event: validationEventOf(req, now, decision) }),
           ...touch.map((t) => repo.touch(db, t.kind, req.licenseId, t.value, now)),
         ]);
@@ -269,7 +277,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
         if (isForeignKeyViolation(err)) return unknownLicense(now); // the license was deleted meanwhile
         throw err;
       }
-      result = decided.result;
+      result = { ...decided.result, committedWith };
     }
     if (pruning.due(req.licenseId)) prune(req.licenseId);
     return result;
