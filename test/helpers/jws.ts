@@ -46,6 +46,7 @@ export function verifyBatchReceipt(receipt: string, jwks: { keys: Jwk[] }) {
     hash = (idx >> level) & 1 ? sha(Buffer.from([1]), sibling, hash) : sha(Buffer.from([1]), hash, sibling);
   }
   const header = verifiedHeader(h, hash.toString('base64url'), s, jwks);
+  if (header.alg !== 'EdDSA' || header.typ !== 'validation-receipt+mt') throw new Error('not a batch receipt header');
   const payload = JSON.parse(Buffer.from(claims, 'base64url').toString()) as Record<string, unknown>;
   return { header, payload, idx, root: hash.toString('base64url'), signature: s };
 }
