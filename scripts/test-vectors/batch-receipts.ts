@@ -68,7 +68,7 @@ export function batchReceiptVectors() {
 
   return {
     description:
-      'Batch-signed validation receipts (hdr..sig~claims~idx~path; DECISIONS.md "Batch-signed receipts") made by ' +
+      'Batch-signed validation receipts (hdr..sig~claims~idx~path; docs/client-integration.md) made by ' +
       'scripts/test-vectors/batch-receipts.ts from fixed keys and salts: one tree of 5 answers (depth ' + TREE_DEPTH + ', the other ' +
       '1019 places empty). A client pinning `jwks` must accept exactly the vectors with "valid": true and read `claims` from them.',
     treeDepth: TREE_DEPTH,
