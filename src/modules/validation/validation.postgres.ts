@@ -264,7 +264,8 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     if (decided === 'may bind') {
       const locked = await validateLocked(req);
       reportSlotRelease('inactive', locked.released);
-      result = { ...locked.result, committedWith: newCommitGroup() }; // its own transaction, committed
+      // Its own transaction, committed (a license deleted meanwhile recorded nothing).
+      result = locked.result.outcome ? { ...locked.result, committedWith: newCommitGroup() } : locked.result;
     } else {
       const { decision, touch } = decided;
       let committedWith: CommitGroup;
