@@ -56,12 +56,44 @@ async function fakeServer(
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-/** Replaces a JWS payload while keeping its header and signature (what an attacker editing a file does). */
-function withPayload(jws: string, edit: (payload: Record<string, unknown>) => void): string {
-  const [h, p, s] = jws.split('.');
+/**
+ * Replaces a receipt's payload while keeping its header and signature (what an attacker editing
+ * a file does): a compact JWS's payload, or a batch receipt's claims.
+ */
+function withPayload(receipt: string, edit: (payload: Record<string, unknown>) => void): string {
+  if (receipt.includes('~')) {
+    const [jws, claims, ...rest] = receipt.split('~');
+    const payload = JSON.parse(Buffer.from(claims!, 'base64url').toString()) as Record<string, unknown>;
+    edit(payload);
+    return [jws, b64(payload), ...rest].join('~');
+  }
+  const [h, p, s] = receipt.split('.');
   const payload = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
   edit(payload);
   return `${h}.${b64(payload)}.${s}`;
+}
+
+/** A batch receipt `hdr..sig~claims~idx~path` with one part changed. */
+function tamperedBatch(receipt: string, part: 'header' | 'signature' | 'claims' | 'idx' | 'path'): string {
+  const [jws, claims, idx, path] = receipt.split('~') as [string, string, string, string];
+  const [h, , sig] = jws.split('.') as [string, string, string];
+  const flip = (text: string, at: number) => {
+    const bytes = Buffer.from(text, 'base64url');
+    bytes.writeUInt8(bytes[at]! ^ 0x01, at);
+    return bytes.toString('base64url');
+  };
+  switch (part) {
+    case 'header':
+      return `${b64({ ...JSON.parse(Buffer.from(h, 'base64url').toString()), typ: 'validation-receipt' })}..${sig}~${claims}~${idx}~${path}`;
+    case 'signature':
+      return `${h}..${flip(sig, 5)}~${claims}~${idx}~${path}`;
+    case 'claims':
+      return `${jws}~${flip(claims, 30)}~${idx}~${path}`;
+    case 'idx':
+      return `${jws}~${claims}~${Number(idx) ^ 1}~${path}`;
+    case 'path':
+      return `${jws}~${claims}~${idx}~${flip(path, 300)}`;
+  }
 }
 
 /** A signing key of the test's own, published as a JWK Set file, and a signer for receipts and license files. */
@@ -118,7 +150,7 @@ for (const client of CLIENTS) {
       const cache = cacheFile();
       expect(await validate(t.baseUrl, license, 'HW-1', cache)).toMatchObject({ code: 0, line: 'VALID' });
       const cached = JSON.parse(readFileSync(cache, 'utf8')) as { receipt: string };
-      expect(cached.receipt.split('.')).toHaveLength(3);
+      expect(cached.receipt).toMatch(/^[\w-]+\.\.[\w-]+~[\w-]+~\d+~[\w-]{427}$/); // the batch form, which the client asks for
       expect(statSync(cache).mode & 0o777).toBe(0o600); // the owner's only
     });
 
@@ -143,10 +175,11 @@ for (const client of CLIENTS) {
       const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
       const fake = await fakeServer(async (body, res) => {
         const real = await t.req('POST', '/licenses/validate', { body });
-        const [h, p, sig] = (real.headers['validation-receipt'] as string).split('.') as [string, string, string];
+        const [jws, ...batch] = (real.headers['validation-receipt'] as string).split('~'); // the batch form's tail, if any
+        const [h, p, sig] = jws!.split('.') as [string, string, string];
         // 64 bytes in 86 characters leave the last one 4 unused bits: setting one decodes to the same signature
         const twin = `${sig.slice(0, -1)}${alphabet[alphabet.indexOf(sig.at(-1)!) | 1]}`;
-        sendJson(res, 200, real.json, { 'validation-receipt': `${h}.${p}.${twin}` });
+        sendJson(res, 200, real.json, { 'validation-receipt': [`${h}.${p}.${twin}`, ...batch].join('~') });
       });
       try {
         expect(await validate(fake.url, license, 'HW', cacheFile())).toMatchObject({ code: 1, stdout: 'INVALID UNVERIFIED' });
@@ -154,6 +187,43 @@ for (const client of CLIENTS) {
       } finally {
         await fake.close();
       }
+    });
+
+    it('asks for the batch form, and refuses a batch receipt with any part changed (INVALID UNVERIFIED)', async () => {
+      const license = await newLicense(t);
+      let asked: unknown;
+      let part: Parameters<typeof tamperedBatch>[1] | null = null;
+      const fake = await fakeServer(async (body, res) => {
+        asked = body.receiptFormat;
+        const real = await t.req('POST', '/licenses/validate', { body });
+        const receipt = real.headers['validation-receipt'] as string;
+        sendJson(res, 200, real.json, { 'validation-receipt': part ? tamperedBatch(receipt, part) : receipt });
+      });
+      try {
+        expect((await validate(fake.url, license, 'HW', cacheFile())).line).toBe('VALID');
+        expect(asked).toBe('batch');
+        for (part of ['header', 'signature', 'claims', 'idx', 'path'] as const) {
+          expect({ part, ...(await validate(fake.url, license, 'HW', cacheFile())) }).toMatchObject({ part, code: 1, stdout: 'INVALID UNVERIFIED' });
+        }
+      } finally {
+        await fake.close();
+      }
+    });
+
+    it("keeps verifying today's compact receipt from a service that ignores receiptFormat, online and from the cache", async () => {
+      const license = await newLicense(t);
+      const fake = await fakeServer(async ({ receiptFormat: _ignored, ...body }, res) => {
+        const real = await t.req('POST', '/licenses/validate', { body });
+        sendJson(res, 200, real.json, { 'validation-receipt': real.headers['validation-receipt'] as string });
+      });
+      const cache = cacheFile();
+      try {
+        expect((await validate(fake.url, license, 'HW', cache)).line).toBe('VALID');
+      } finally {
+        await fake.close();
+      }
+      expect((JSON.parse(readFileSync(cache, 'utf8')) as { receipt: string }).receipt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(await validate(fake.url, license, 'HW', cache)).toMatchObject({ code: 0, line: 'VALID_OFFLINE' });
     });
 
     it('prints INVALID REJECTED for a genuine false answer and clears the cache', async () => {

@@ -28,12 +28,12 @@ export async function startChildApp(env: Record<string, string>): Promise<ChildA
   return {
     req: (method, path, opts) => request(baseUrl, method, path, opts),
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return; // exited, or killed by a signal
       child.kill('SIGTERM');
       await once(child, 'exit');
     },
     async kill() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return; // exited, or killed by a signal
       child.kill('SIGKILL');
       await once(child, 'exit');
     },

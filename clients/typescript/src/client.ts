@@ -22,6 +22,8 @@ export interface ReceiptPayload {
   slotTimeoutMinutes?: number | null;
   /** Only where the vendor reveals reasons. */
   reason?: string;
+  /** Batch-signed receipts only: the leaf's random salt (base64url). */
+  salt?: string;
 }
 
 export type ValidationResult =
@@ -184,7 +186,8 @@ export class LicenseClient {
         method: 'POST',
         // The kids this copy pins: the service signs with one of them, so a key rotation never strands it.
         headers: { 'content-type': 'application/json', accept: 'application/json', 'receipt-key-ids': this.keys.kids.join(', ') },
-        body: JSON.stringify({ ...request, nonce }),
+        // The batch form: the service signs many answers at once (DECISIONS.md "Batch-signed receipts").
+        body: JSON.stringify({ ...request, nonce, receiptFormat: 'batch' }),
         signal: AbortSignal.timeout(this.timeoutMs),
         redirect: 'manual', // an answer must come from the configured service, not wherever it points
       });
@@ -216,7 +219,7 @@ export class LicenseClient {
   /** The receipt's payload when it is signed by a pinned key and answers exactly this request. */
   private genuineReceipt(jws: string | null, request: ValidateRequest, nonce?: string): ReceiptPayload | null {
     if (!jws) return null;
-    const payload = this.keys.verify(jws, 'validation-receipt') as ReceiptPayload | null;
+    const payload = this.keys.verifyReceipt(jws) as ReceiptPayload | null; // either form: a cache may hold today's
     if (!payload || typeof payload.valid !== 'boolean' || typeof payload.timestampEpochMillis !== 'number') return null;
     if (payload.licenseId !== request.licenseId || payload.productId !== request.productId || payload.hwid !== request.hwid) return null;
     if (nonce !== undefined && payload.nonce !== nonce) return null;

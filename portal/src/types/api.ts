@@ -846,7 +846,7 @@ export type paths = {
         put?: never;
         /**
          * Validate a license (public)
-         * @description Checks in order: the blocklist (a matching `block` rule on the caller's IP or the hwid: reason BLOCKED), product match, expiry (at or past is expired), IP slot, HWID slot; the first failure answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or non-string fields are 400. A revoked license is refused as REVOKED (after the product check, before expiry). In the license's grace days (graceDays) IPs and HWIDs already bound validate (reason GRACE) and new ones are refused. The first passing validation of a firstValidation license starts its expiry clock. With revealReasons (license, else product) the body is `{"valid", "reason"}`. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS (EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis, expiresAtEpochMillis, graceEndsAtEpochMillis (null unless in grace), features (the effective ones), slotTimeoutMinutes, and reason where revealed}, verifiable with GET /.well-known/jwks.json. A request naming another product than the license's learns none of the license's facts: its receipt says what an unknown license's does (expiresAtEpochMillis, graceEndsAtEpochMillis and slotTimeoutMinutes null, features {}), plus the reason where revealed. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP, an IPv6 client per /64 (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).
+         * @description Checks in order: the blocklist (a matching `block` rule on the caller's IP or the hwid: reason BLOCKED), product match, expiry (at or past is expired), IP slot, HWID slot; the first failure answers `{"valid": false}`. A new IP or HWID is bound only when every check passes. Every attempt is recorded with its reason; an unknown license is `{"valid": false}` and records nothing. Missing or non-string fields are 400. A revoked license is refused as REVOKED (after the product check, before expiry). In the license's grace days (graceDays) IPs and HWIDs already bound validate (reason GRACE) and new ones are refused. The first passing validation of a firstValidation license starts its expiry clock. With revealReasons (license, else product) the body is `{"valid", "reason"}`. With a `nonce`, the answer carries a `Validation-Receipt` header: a compact JWS (EdDSA, typ validation-receipt) over {licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis, expiresAtEpochMillis, graceEndsAtEpochMillis (null unless in grace), features (the effective ones), slotTimeoutMinutes, and reason where revealed}, verifiable with GET /.well-known/jwks.json. A request naming another product than the license's learns none of the license's facts: its receipt says what an unknown license's does (expiresAtEpochMillis, graceEndsAtEpochMillis and slotTimeoutMinutes null, features {}), plus the reason where revealed. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; a malformed header is ignored). With `"receiptFormat": "batch"` and a nonce, the header is instead the batch form `hdr..sig~claims~idx~path`: claims = base64url of the same payload plus `salt` (16 random bytes, base64url); the answers committed together form Merkle trees of fixed depth 10 (RFC 9162 hashing: leaf SHA-256(0x00 ‖ claims), node SHA-256(0x01 ‖ left ‖ right), empty places hold empty-subtree hashes); idx is the leaf index (decimal, its bits LSB first say the side at each level), path the 10 sibling hashes leaf to root (320 bytes, base64url), sig the Ed25519 signature over `hdr.base64url(root)` with header {alg EdDSA, kid, typ validation-receipt+mt}; signed after the attempts commit, with the key chosen as above at that moment. Rate limit: 30 requests per 60 s per client IP, an IPv6 client per /64 (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).
          */
         post: operations["postLicensesValidate"];
         delete?: never;
@@ -2537,6 +2537,11 @@ export type components = {
              * @example q0Zk8mX3vT1pR7sYc2Wn5uHa9JbLd4Ee
              */
             nonce?: string;
+            /**
+             * @description With a nonce: `batch` asks for the batch-signed receipt `hdr..sig~claims~idx~path` (typ validation-receipt+mt; one signature covers a Merkle tree of the answers committed together). Absent: the receipt is the compact JWS. Without a nonce it changes nothing.
+             * @enum {string}
+             */
+            receiptFormat?: "batch";
         };
         /** @description The decision; with a nonce, also the signed receipt header */
         ValidateResult: {
@@ -7555,7 +7560,7 @@ export interface operations {
             /** @description The decision; with a nonce, also the signed receipt header */
             200: {
                 headers: {
-                    /** @description Compact JWS; present iff the request had a nonce */
+                    /** @description Compact JWS, or with receiptFormat batch `hdr..sig~claims~idx~path`; present iff the request had a nonce */
                     "Validation-Receipt"?: string;
                     [name: string]: unknown;
                 };

@@ -223,6 +223,13 @@ export const ValidateBodySchema = Type.Object({
       examples: ['q0Zk8mX3vT1pR7sYc2Wn5uHa9JbLd4Ee'],
     }),
   ),
+  receiptFormat: Type.Optional(
+    Type.Literal('batch', {
+      description:
+        'With a nonce: `batch` asks for the batch-signed receipt `hdr..sig~claims~idx~path` (typ validation-receipt+mt; one ' +
+        'signature covers a Merkle tree of the answers committed together). Absent: the receipt is the compact JWS. Without a nonce it changes nothing.',
+    }),
+  ),
 });
 export type ValidateBody = Static<typeof ValidateBodySchema>;
 

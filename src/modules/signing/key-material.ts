@@ -19,7 +19,8 @@ export interface SigningKey {
   headers: Record<JwsType, string>;
 }
 
-export type JwsType = 'validation-receipt' | 'license-file';
+/** `validation-receipt+mt`: batch-signed receipts (the signature covers a Merkle root, batch-receipts.ts). */
+export type JwsType = 'validation-receipt' | 'license-file' | 'validation-receipt+mt';
 
 /** RFC 7638 thumbprint of an Ed25519 public key: the required members in lexicographic order. */
 export const thumbprint = (x: string): string =>
@@ -35,7 +36,16 @@ export function signingKeyFromPem(pem: string): SigningKey {
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`expected an Ed25519 key, got ${privateKey.asymmetricKeyType}`);
   const x = createPublicKey(privateKey).export({ format: 'jwk' }).x!;
   const kid = thumbprint(x);
-  return { kid, x, privateKey, headers: { 'validation-receipt': headerOf(kid, 'validation-receipt'), 'license-file': headerOf(kid, 'license-file') } };
+  return {
+    kid,
+    x,
+    privateKey,
+    headers: {
+      'validation-receipt': headerOf(kid, 'validation-receipt'),
+      'license-file': headerOf(kid, 'license-file'),
+      'validation-receipt+mt': headerOf(kid, 'validation-receipt+mt'),
+    },
+  };
 }
 
 export function generateSigningKeyPem(): string {

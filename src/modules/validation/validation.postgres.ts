@@ -39,7 +39,9 @@ import {
   inactiveReleaseAudit,
   isStale,
   mustLookForIdle,
+  newCommitGroup,
   unknownLicense,
+  type CommitGroup,
   type SlotKind,
   type SlotSeen,
   type ValidationRequest,
@@ -74,18 +76,26 @@ async function insertAttemptsWithEvents(db: Db, items: readonly AttemptToRecord[
   });
 }
 
-/** Inserts a batch of attempts in one statement; each learns whether its license was still there (false: deleted meanwhile, nothing recorded). */
-async function insertBatch(db: Db, batch: Pending<AttemptToRecord, boolean>[]): Promise<void> {
+/**
+ * Inserts a batch of attempts in one statement; each learns the commit it was recorded in, or
+ * null when its license was deleted meanwhile (nothing recorded).
+ */
+async function insertBatch(db: Db, batch: Pending<AttemptToRecord, CommitGroup | null>[]): Promise<void> {
   const live = await insertAttemptsWithEvents(db, batch.map((p) => p.item));
-  for (const p of batch) p.resolve(live.has(p.item.attempt.license_id));
+  const committedWith = newCommitGroup();
+  for (const p of batch) p.resolve(live.has(p.item.attempt.license_id) ? committedWith : null);
 }
 
+/** A guarded attempt that was recorded, and the group commit it was recorded in. */
+type GuardedCommitted = repo.GuardedRecorded & { committedWith: CommitGroup };
+
 /** Records the batch's attempts that still hold; each learns whether it was recorded (with its product's live settings) or not (null). */
-async function recordIfStillBound(db: Db, batch: Pending<repo.GuardedAttempt, repo.GuardedRecorded | null>[]): Promise<void> {
+async function recordIfStillBound(db: Db, batch: Pending<repo.GuardedAttempt, GuardedCommitted | null>[]): Promise<void> {
   // A license deleted meanwhile fails the check like any change: its requests take the full path.
   const rows = await repo.insertAttemptsIfStillBound(db, batch.map((p) => p.item));
+  const committedWith = newCommitGroup(); // the one statement committed them all
   // Keyed with the version too: an attempt decided from an older row of the same key was not recorded.
-  const recorded = new Map(rows.map((r) => [`${boundKey({ licenseId: r.license_id, ip: r.ip, hwid: r.hwid })}\u0000${r.version}`, r]));
+  const recorded = new Map(rows.map((r) => [`${boundKey({ licenseId: r.license_id, ip: r.ip, hwid: r.hwid })}\u0000${r.version}`, { ...r, committedWith }]));
   for (const p of batch) p.resolve(recorded.get(`${boundKey(p.item)}\u0000${p.item.version}`) ?? null);
 }
 
@@ -116,7 +126,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     },
     { maxBatch: ATTEMPTS_PER_INSERT.postgres, maxInFlight: 2, observed: false },
   );
-  const attempts = new GroupCommit<AttemptToRecord, boolean>((batch) => insertBatch(db, batch), {
+  const attempts = new GroupCommit<AttemptToRecord, CommitGroup | null>((batch) => insertBatch(db, batch), {
     maxBatch: ATTEMPTS_PER_INSERT.postgres,
     maxInFlight: 4, // the next batches gather while one commits (each on its own pooled connection)
   });
@@ -126,7 +136,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
   // as large as with four in flight, and PostgreSQL spends a third less per validation
   // (shared/research/pg-validation-profile.md). A batch stalled behind a lock delays the next
   // for at most the statement timeout (503s, database-outage.test.ts).
-  const guarded = new GroupCommit<repo.GuardedAttempt, repo.GuardedRecorded | null>((batch) => recordIfStillBound(db, batch), {
+  const guarded = new GroupCommit<repo.GuardedAttempt, GuardedCommitted | null>((batch) => recordIfStillBound(db, batch), {
     maxBatch: ATTEMPTS_PER_INSERT.postgres,
     maxInFlight: 1,
   });
@@ -154,7 +164,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     if (isStale(seen.ipSeen, now)) touch.push(repo.touch(db, 'ip', req.licenseId, req.ip, (seen.ipSeen = now)));
     if (isStale(seen.hwidSeen, now)) touch.push(repo.touch(db, 'hwid', req.licenseId, req.hwid, (seen.hwidSeen = now)));
     await Promise.all(touch);
-    return { valid: true, decidedAtEpochMillis: now, outcome: outcomeOf(license, facts, decision, facts.expiresAtEpochMillis) };
+    return { valid: true, decidedAtEpochMillis: now, outcome: outcomeOf(license, facts, decision, facts.expiresAtEpochMillis), committedWith: recorded.committedWith };
   };
 
   const validationEventOf = (req: ValidationRequest, now: number, decision: Decision) =>
@@ -254,15 +264,16 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     if (decided === 'may bind') {
       const locked = await validateLocked(req);
       reportSlotRelease('inactive', locked.released);
-      result = locked.result;
+      // Its own transaction, committed (a license deleted meanwhile recorded nothing).
+      result = locked.result.outcome ? { ...locked.result, committedWith: newCommitGroup() } : locked.result;
     } else {
       const { decision, touch } = decided;
-      const [recorded] = await Promise.all([
+      const [committedWith] = await Promise.all([
         attempts.submit({ attempt: attemptOf(req, now, decision), event: validationEventOf(req, now, decision) }),
         ...touch.map((t) => repo.touch(db, t.kind, req.licenseId, t.value, now)),
       ]);
-      if (!recorded) return unknownLicense(now); // the license was deleted meanwhile: nothing recorded
-      result = decided.result;
+      if (!committedWith) return unknownLicense(now); // the license was deleted meanwhile: nothing recorded
+      result = { ...decided.result, committedWith };
     }
     if (pruning.due(req.licenseId)) prune(req.licenseId);
     return result;

@@ -9,6 +9,8 @@ import { createValidator } from './validation.service.js';
 import { signCompact } from '../signing/jws.js';
 import { pinnedKids } from '../signing/key-ring.js';
 import { receiptPolicyFields } from './receipt-fields.js';
+import { createBatchSigner } from '../signing/batch-signer.js';
+import { workerTreeSigner } from '../signing/tree-signer.js';
 
 const RECEIPT_HEADER = 'Validation-Receipt';
 
@@ -18,7 +20,12 @@ const RELEASE_BLOCKED = 'Blocked';
 export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The engine for this database (src/db/storage/ hands SQLite's raw handle to it).
   const validator = createValidator(app.storage, app.config.validationHistoryMax, app.webhookSubscriptions);
-  app.addHook('onClose', () => validator.close());
+  // Batch-signed receipts: one signature per tree of answers committed together (signing/batch-signer.ts).
+  const batchSigner = createBatchSigner(app.signingKeys, workerTreeSigner());
+  app.addHook('onClose', async () => {
+    await validator.close();
+    await batchSigner.close();
+  });
 
   app.post(
     '/licenses/validate',
@@ -45,31 +52,44 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           "product than the license's learns none of the license's facts: its receipt says what an unknown license's does " +
           '(expiresAtEpochMillis, graceEndsAtEpochMillis and slotTimeoutMinutes null, features {}), plus the reason where revealed. A client sends the kids it pins in `Receipt-Key-Ids: kid1, kid2`: the receipt is ' +
           'signed with the current key if listed, else with a retired key it lists, else with the current key (a next key never signs; ' +
-          'a malformed header is ignored). Rate limit: 30 requests per 60 s per client IP, an IPv6 client per /64 (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
+          'a malformed header is ignored). With `"receiptFormat": "batch"` and a nonce, the header is instead the batch form ' +
+          '`hdr..sig~claims~idx~path`: claims = base64url of the same payload plus `salt` (16 random bytes, base64url); the answers ' +
+          'committed together form Merkle trees of fixed depth 10 (RFC 9162 hashing: leaf SHA-256(0x00 ‖ claims), node SHA-256(0x01 ‖ left ‖ right), ' +
+          'empty places hold empty-subtree hashes); idx is the leaf index (decimal, its bits LSB first say the side at each level), path the ' +
+          '10 sibling hashes leaf to root (320 bytes, base64url), sig the Ed25519 signature over `hdr.base64url(root)` with header ' +
+          '{alg EdDSA, kid, typ validation-receipt+mt}; signed after the attempts commit, with the key chosen as above at that moment. Rate limit: 30 requests per 60 s per client IP, an IPv6 client per /64 (both 200s and 400s count). The client IP is the connection peer (X-Forwarded-For only behind TRUST_PROXY).',
         body: ValidateBodySchema,
         response: {
           200: {
             ...ValidateResultSchema,
             description: 'The decision; with a nonce, also the signed receipt header',
-            headers: { 'Validation-Receipt': Type.String({ description: 'Compact JWS; present iff the request had a nonce' }) },
+            headers: {
+              'Validation-Receipt': Type.String({ description: 'Compact JWS, or with receiptFormat batch `hdr..sig~claims~idx~path`; present iff the request had a nonce' }),
+            },
           },
           429: { ...ErrorSchema, description: 'More than VALIDATION_RATE_LIMIT (default 30) requests in 60 s from this IP; see Retry-After' },
         },
       },
     },
     async (request, reply) => {
-      const { licenseId, productId, hwid, nonce } = request.body;
+      const { licenseId, productId, hwid, nonce, receiptFormat } = request.body;
       const ip = clientIp(request);
       // The blocklist first (from memory): a block is recorded as the attempt's reason BLOCKED.
       const blocked = app.blocklist.check({ ip, hwid, licenseId, productId });
-      const { valid, decidedAtEpochMillis, outcome } = await validator.validate({ licenseId, productId, hwid, ip, blocked });
+      const { valid, decidedAtEpochMillis, outcome, committedWith } = await validator.validate({ licenseId, productId, hwid, ip, blocked });
       if (outcome) await app.sharing.observe({ licenseId, ip, hwid, licenseProductId: outcome.licenseProductId });
       if (nonce !== undefined) {
         // The time the recorded attempt carries.
         const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis: decidedAtEpochMillis, ...receiptPolicyFields(outcome) };
-        const key = await app.signingKeys.forClient(pinnedKids(request.headers['receipt-key-ids']));
-        reply.header(RECEIPT_HEADER, signCompact(key, 'validation-receipt', payload));
-        app.signingKeys.signed(key);
+        const kids = pinnedKids(request.headers['receipt-key-ids']);
+        if (receiptFormat === 'batch') {
+          // validate() resolved: the attempt is committed, so the answer may join a tree.
+          reply.header(RECEIPT_HEADER, await batchSigner.sign(kids, payload, committedWith));
+        } else {
+          const key = await app.signingKeys.forClient(kids);
+          reply.header(RECEIPT_HEADER, signCompact(key, 'validation-receipt', payload));
+          app.signingKeys.signed(key);
+        }
       }
       // An unknown license has no setting: its answer stays bare.
       return outcome?.revealReasons ? { valid, reason: outcome.reason } : { valid };

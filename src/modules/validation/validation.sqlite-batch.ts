@@ -20,6 +20,7 @@ import {
   inactiveReleaseAudit,
   isStale,
   mustLookForIdle,
+  newCommitGroup,
   unknownLicense,
   type IdleBinding,
   type SlotSeen,
@@ -191,6 +192,8 @@ export function createBatchProcessor(db: Db, sqlite: SqliteDatabase.Database, hi
   let released = 0;
   const commit = (requests: ValidationRequest[]): ValidationResult[] => {
     const results = applyAll.immediate(requests);
+    const committedWith = newCommitGroup(); // the batch committed as one transaction
+    for (const result of results) result.committedWith = committedWith;
     reasons.forEach((reason, i) => reportValidation(reason ?? 'UNKNOWN_LICENSE', results[i]!.valid));
     reportSlotRelease('inactive', released);
     return results;

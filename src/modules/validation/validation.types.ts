@@ -41,7 +41,16 @@ export interface ValidationResult {
   decidedAtEpochMillis: number;
   /** null: an unknown license (nothing recorded, nothing to say beyond `valid: false`). */
   outcome: ValidationOutcome | null;
+  /**
+   * The group commit the answer's attempt was committed in: answers that committed together
+   * share it (batch-signed receipts form their trees from them). Absent: nothing was recorded.
+   */
+  committedWith?: CommitGroup;
 }
+
+/** Identifies one group commit: one SQLite batch transaction, one PostgreSQL attempts or guarded insert, one locked transaction. */
+export type CommitGroup = symbol;
+export const newCommitGroup = (): CommitGroup => Symbol('group commit');
 
 export const unknownLicense = (decidedAtEpochMillis: number): ValidationResult => ({ valid: false, decidedAtEpochMillis, outcome: null });
 

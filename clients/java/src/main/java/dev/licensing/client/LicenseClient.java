@@ -161,7 +161,9 @@ public final class LicenseClient {
 
     private HttpRequest request(String licenseId, String productId, String hwid, String nonce) {
         String body = "{\"licenseId\":" + Json.quote(licenseId) + ",\"productId\":" + Json.quote(productId)
-                + ",\"hwid\":" + Json.quote(hwid) + ",\"nonce\":" + Json.quote(nonce) + "}";
+                + ",\"hwid\":" + Json.quote(hwid) + ",\"nonce\":" + Json.quote(nonce)
+                // the batch form: the service signs many answers at once (DECISIONS.md "Batch-signed receipts")
+                + ",\"receiptFormat\":\"batch\"}";
         return HttpRequest.newBuilder(validateUri).timeout(timeout)
                 .header("content-type", "application/json").header("accept", "application/json")
                 // the kids this copy pins: the service signs with one of them (rotation strands no installed copy)
@@ -213,7 +215,7 @@ public final class LicenseClient {
     /** The receipt's payload when a pinned key signed it and it answers exactly this request (nonce null: any). */
     private Map<String, Object> genuine(String jws, String licenseId, String productId, String hwid, String nonce) {
         if (jws == null) return null;
-        Map<String, Object> payload = keys.verify(jws, "validation-receipt");
+        Map<String, Object> payload = keys.verifyReceipt(jws); // either form: a cache may hold today's
         if (payload == null || !(payload.get("valid") instanceof Boolean) || !(payload.get("timestampEpochMillis") instanceof Long)) return null;
         if (!licenseId.equals(payload.get("licenseId")) || !productId.equals(payload.get("productId")) || !hwid.equals(payload.get("hwid"))) return null;
         if (nonce != null && !nonce.equals(payload.get("nonce"))) return null;

@@ -1,0 +1,38 @@
+// Batch-signed receipts (DECISIONS.md "Batch-signed receipts"): one tree of answers, one
+// Ed25519 signature over its root, and per answer the receipt `hdr..sig~claims~idx~path`.
+// Pure and synchronous, so the same code runs on the main thread or in the signing worker.
+import { randomBytes, sign, type KeyObject } from 'node:crypto';
+import { buildTree, TREE_LEAVES } from './merkle.js';
+
+export const BATCH_RECEIPT_TYPE = 'validation-receipt+mt';
+/** Random bytes per leaf: leaves of low-entropy claims cannot be guessed from a sibling hash. */
+export const SALT_BYTES = 16;
+
+/** One tree to sign: the key's protected header (typ validation-receipt+mt), and each answer's payload as JSON text. */
+export interface TreeToSign {
+  header: string;
+  payloads: readonly string[];
+  /** Fixed salts (test vectors only); fresh random ones otherwise. */
+  salts?: readonly Buffer[];
+}
+
+/** The payload's JSON text with `salt` added as its last member (the text is a non-empty object: it has its fields). */
+export function saltedClaims(payloadJson: string, salt: Buffer): string {
+  if (!payloadJson.startsWith('{') || !payloadJson.endsWith('}') || payloadJson === '{}') throw new TypeError('a receipt payload is a non-empty JSON object');
+  return Buffer.from(`${payloadJson.slice(0, -1)},"salt":"${salt.toString('base64url')}"}`).toString('base64url');
+}
+
+/** Signs one tree (1 to TREE_LEAVES answers); answers each receipt in the payloads' order. */
+export function signTree(tree: TreeToSign, privateKey: KeyObject): string[] {
+  const count = tree.payloads.length;
+  if (count === 0 || count > TREE_LEAVES) throw new RangeError(`a tree holds 1 to ${TREE_LEAVES} answers, not ${count}`);
+  const salts = tree.salts ?? splitSalts(randomBytes(SALT_BYTES * count));
+  const claims = tree.payloads.map((json, i) => saltedClaims(json, salts[i]!));
+  const { root, paths } = buildTree(claims);
+  const signature = sign(null, Buffer.from(`${tree.header}.${root.toString('base64url')}`), privateKey).toString('base64url');
+  const prefix = `${tree.header}..${signature}~`;
+  return claims.map((c, i) => `${prefix}${c}~${i}~${paths[i]!.toString('base64url')}`);
+}
+
+const splitSalts = (bytes: Buffer): Buffer[] =>
+  Array.from({ length: bytes.length / SALT_BYTES }, (_, i) => bytes.subarray(i * SALT_BYTES, (i + 1) * SALT_BYTES));

@@ -1,0 +1,76 @@
+// Batch-signed receipts on the request path: each answer that asked for one waits here
+// until the event loop's current turn has passed (GroupCommit), then the answers gathered
+// form trees, at most TREE_LEAVES each, one per group commit they were committed in and per
+// signing key, and each tree gets one signature (tree-signer.ts). Answers only come here
+// once committed, so no tree ever holds an answer that was not.
+import { GroupCommit, type Pending } from '../../lib/group-commit.js';
+import { BATCH_RECEIPT_TYPE } from './batch-receipts.js';
+import type { KeyRing } from './key-ring.js';
+import type { SigningKey } from './key-material.js';
+import { TREE_LEAVES } from './merkle.js';
+import type { TreeSigner } from './tree-signer.js';
+
+/**
+ * The answers that committed together share one (the engine's token for one group commit);
+ * undefined: an answer that committed nothing (an unknown license).
+ */
+export type TreeGroup = symbol | undefined;
+
+interface Leaf {
+  /** The kids the client pins (Receipt-Key-Ids): the key is chosen at the flush. */
+  kids: readonly string[];
+  payloadJson: string;
+  group: TreeGroup;
+}
+
+export interface BatchSigner {
+  /** The batch receipt of a committed answer's payload. */
+  sign(kids: readonly string[], payload: object, group: TreeGroup): Promise<string>;
+  /** Waits for the receipts under way, then stops the tree signer. */
+  close(): Promise<void>;
+}
+
+export function createBatchSigner(keys: KeyRing, treeSigner: TreeSigner): BatchSigner {
+  const signBatch = async (batch: Pending<Leaf, string>[]): Promise<void> => {
+    // The key current now (for each pinned set asked): one tree, one key.
+    const keyFor = new Map<string, Promise<SigningKey>>();
+    const chosen = await Promise.all(
+      batch.map(({ item }) => {
+        const pinned = item.kids.join(',');
+        let key = keyFor.get(pinned);
+        if (!key) keyFor.set(pinned, (key = keys.forClient(item.kids)));
+        return key;
+      }),
+    );
+    const trees = new Map<TreeGroup, Map<string, { key: SigningKey; leaves: Pending<Leaf, string>[] }>>();
+    batch.forEach((p, i) => {
+      const key = chosen[i]!;
+      let byKey = trees.get(p.item.group);
+      if (!byKey) trees.set(p.item.group, (byKey = new Map()));
+      let tree = byKey.get(key.kid);
+      if (!tree) byKey.set(key.kid, (tree = { key, leaves: [] }));
+      tree.leaves.push(p);
+    });
+    const toSign: { key: SigningKey; leaves: Pending<Leaf, string>[] }[] = [];
+    for (const byKey of trees.values()) {
+      for (const { key, leaves } of byKey.values()) {
+        for (let i = 0; i < leaves.length; i += TREE_LEAVES) toSign.push({ key, leaves: leaves.slice(i, i + TREE_LEAVES) });
+      }
+    }
+    const receipts = await treeSigner.sign(
+      toSign.map(({ key, leaves }) => ({ key, tree: { header: key.headers[BATCH_RECEIPT_TYPE], payloads: leaves.map((p) => p.item.payloadJson) } })),
+    );
+    toSign.forEach(({ key, leaves }, t) => {
+      keys.signed(key);
+      leaves.forEach((p, i) => p.resolve(receipts[t]![i]!));
+    });
+  };
+  const pending = new GroupCommit<Leaf, string>(signBatch, { maxBatch: 64 * TREE_LEAVES, maxInFlight: 2, observed: false });
+  return {
+    sign: (kids, payload, group) => pending.submit({ kids, payloadJson: JSON.stringify(payload), group }),
+    async close() {
+      await pending.drain();
+      await treeSigner.close();
+    },
+  };
+}
