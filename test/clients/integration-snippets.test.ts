@@ -87,7 +87,8 @@ describe('Integrate panel snippets and the Java README example', () => {
     writeFileSync(join(project, 'license.mjs'), snippets.typescript.code);
     const ok = await run(process.execPath, ['license.mjs'], { cwd: project, env: { ...process.env, LICENSE_KEY: license.id }, timeout: 60_000 });
     expect(ok.stdout.trim()).toBe('License VALID {}');
-    expect(JSON.parse(readFileSync(join(project, 'license-cache.json'), 'utf8')).receipt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    // The client asks for the batch-signed form: hdr..sig~claims~idx~path (docs/client-integration.md).
+    expect(JSON.parse(readFileSync(join(project, 'license-cache.json'), 'utf8')).receipt).toMatch(/^[\w-]+\.\.[\w-]+~[\w-]+~\d+~[\w-]+$/);
     const refused = await run(process.execPath, ['license.mjs'], { cwd: project, env: { ...process.env, LICENSE_KEY: 'no-such-key' }, timeout: 60_000 }).catch((err: { code: number; stderr: string }) => err);
     expect(refused).toMatchObject({ code: 1 });
     expect((refused as { stderr: string }).stderr.trim()).toBe('License not valid: REJECTED');
