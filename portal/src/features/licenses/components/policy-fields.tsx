@@ -4,6 +4,7 @@
 import { SelectField, TextField } from '../../../components/field';
 import { LICENSE_SETTINGS, hasClock } from '../../../lib/from-server';
 import type { ExpiryBasis, FeatureRow, FeatureType } from '../policy-values';
+import { settingInput } from '../setting-input';
 
 const { validForDays: VALID_FOR_DAYS, graceDays: GRACE_DAYS } = LICENSE_SETTINGS;
 
@@ -52,10 +53,7 @@ export function ExpiryBasisFields({
       {hasClock(basis) ? (
         <TextField
           label="Valid for (days)"
-          type="number"
-          min={VALID_FOR_DAYS.minimum}
-          max={VALID_FOR_DAYS.maximum}
-          step={1}
+          {...settingInput('validForDays')}
           value={days}
           onChange={(e) => onDays(e.target.value)}
           error={errors.validForDays}
@@ -70,10 +68,7 @@ export function GraceDaysField({ value, onChange, error, hint }: { value: string
   return (
     <TextField
       label="Grace days"
-      type="number"
-      min={GRACE_DAYS.minimum}
-      max={GRACE_DAYS.maximum}
-      step={1}
+      {...settingInput('graceDays')}
       value={value}
       onChange={(e) => onChange(e.target.value)}
       error={error}
