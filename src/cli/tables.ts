@@ -21,6 +21,7 @@ export const TABLES: TableSpec[] = [
   { name: 'audit_entries', orderBy: ['id'] },
   { name: 'customers', orderBy: ['id'] },
   { name: 'products', orderBy: ['id'] },
+  { name: 'product_tiers', orderBy: ['product_id', 'position'] },
   { name: 'licenses', orderBy: ['id'] },
   { name: 'license_ips', orderBy: ['license_id', 'position'] },
   { name: 'license_hwids', orderBy: ['license_id', 'position'] },
@@ -36,6 +37,9 @@ export const TABLES: TableSpec[] = [
   { name: 'license_expiry_notices', orderBy: ['license_id', 'expires_at'] },
   { name: 'license_expired_notices', orderBy: ['license_id', 'expires_at'] }, // licenses.expired sent once, also after a move
   { name: 'polymart_nonces', orderBy: ['nonce'] }, // redelivered Polymart webhooks stay answered as before
+  { name: 'builtbybit_purchases', orderBy: ['identity'] }, // a redelivered BuiltByBit purchase still acts once
+  { name: 'license_grace_ended_notices', orderBy: ['license_id', 'expires_at'] },
+  { name: 'license_trial_ending_notices', orderBy: ['license_id', 'expires_at'] },
   { name: 'blocklist_rules', orderBy: ['id'] }, // hits included
   { name: 'license_sightings', orderBy: ['license_id', 'kind', 'value'] }, // the sharing detector's window
 ];

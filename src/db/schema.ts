@@ -1,6 +1,6 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers and timestamps as epoch
 // milliseconds, so the same queries run on SQLite and PostgreSQL.
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 export interface SettingsTable {
   key: string;
@@ -167,8 +167,33 @@ export interface LicensesTable {
   expiry_started_at: number | null;
   /** when expires_at was last written: an expiry already past then is never announced as `licenses.expired` */
   expiry_set_at: number | null;
+  /** a code of the product's tiers; null: the base */
+  tier: string | null;
+  /** 1: a trial (a sale converts it) */
+  trial: Generated<number>;
   version: number;
   created_at: number;
+}
+
+/** A tier of a product (docs/selling.md): its features apply live to the licenses at it. */
+export interface ProductTiersTable {
+  product_id: string;
+  code: string;
+  position: number;
+  name: string;
+  /** JSON text; null: none (a null value removes the product's key) */
+  features: string | null;
+  /** unique across products and tiers, like the product's own */
+  marketplace_resource_id: string | null;
+  polymart_product_id: string | null;
+}
+export type ProductTierRow = Selectable<ProductTiersTable>;
+
+/** A BuiltByBit purchase by its identity (resource, addon, user, purchase date), and its JSON answer. */
+export interface BuiltbybitPurchasesTable {
+  identity: string;
+  answer: string | null;
+  received_at: number;
 }
 
 /** One counted self-service release (POST /licenses/release that freed something). */
@@ -229,9 +254,16 @@ export interface OrdersTable {
   customer_id: string;
   total_amount: number;
   created_at: number;
+  /** new | renewal | conversion | upgrade | reuse (default new) */
+  kind: ColumnType<string, string | undefined, string>;
+  /** the license the purchase is about (null: none, or more than one) */
+  license_id: string | null;
   /** when the purchase was refunded (marketplace refund, chargeback, or staff); null while it stands */
   refunded_at: number | null;
 }
+
+/** An order's row as read and written in full. */
+export type OrderRow = Selectable<OrdersTable>;
 
 export interface OrderProductsTable {
   order_id: string;
@@ -398,6 +430,10 @@ export interface Database {
   signing_keys: SigningKeysTable;
   self_releases: SelfReleasesTable;
   license_expired_notices: LicenseExpiredNoticesTable;
+  license_grace_ended_notices: LicenseExpiredNoticesTable;
+  license_trial_ending_notices: LicenseExpiredNoticesTable;
+  product_tiers: ProductTiersTable;
+  builtbybit_purchases: BuiltbybitPurchasesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_outbox: WebhookOutboxTable;

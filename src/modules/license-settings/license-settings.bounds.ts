@@ -30,6 +30,12 @@ export const LICENSE_SETTINGS = {
   sharingAlert: { inherit: 'live', distinct: { minimum: 1, maximum: 1_000_000 }, windowHours: { minimum: 1, maximum: 168 } },
 } as const;
 
+/**
+ * Tiers (docs/selling.md): a product's named feature sets, sold under their own marketplace
+ * ids; a license at a tier takes the tier's features live, over the product's.
+ */
+export const TIERS = { maxTiers: 16, codePattern: '^[a-z0-9][a-z0-9_-]{0,31}$', maxNameLength: 100 } as const;
+
 export type LicenseSetting = keyof typeof LICENSE_SETTINGS;
 type Inherited<How> = { [K in LicenseSetting]: (typeof LICENSE_SETTINGS)[K]['inherit'] extends How ? K : never }[LicenseSetting];
 export type CopiedSetting = Inherited<'copied'>;

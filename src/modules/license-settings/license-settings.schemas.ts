@@ -3,7 +3,7 @@
 // `scope` starts a description with what the setting means where it appears.
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger } from '../../http/schemas.js';
-import { EXPIRY_BASES, LICENSE_SETTINGS as S, SELF_RELEASE_WINDOW_DAYS, type ExpiryBasis } from './license-settings.bounds.js';
+import { EXPIRY_BASES, LICENSE_SETTINGS as S, SELF_RELEASE_WINDOW_DAYS, TIERS, type ExpiryBasis } from './license-settings.bounds.js';
 
 const bounds = (range: { minimum: number; maximum: number }) => ({ minimum: range.minimum, maximum: range.maximum });
 
@@ -118,4 +118,33 @@ export const SharingAlertSchema = (scope: string) =>
       'than allowed within the last `windowHours`, it is marked `sharingSuspectedAtEpochMillis` and ' +
       '`licenses.sharing.suspected` is audited and sent once, until staff clear it. Give distinctIps, distinctHwids or both.',
     examples: [{ distinctIps: 5, windowHours: 24 }],
+  });
+
+const MarketplaceId = (description: string) =>
+  Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()], { description, examples: ['54321'] }));
+
+/** A product's tier as bodies take and show it (bounds from TIERS in license-settings.bounds.ts). */
+export const TierSchema = Type.Object(
+  {
+    code: Type.String({ pattern: TIERS.codePattern, description: "The tier's code, unique in its product (a license's `tier`)", examples: ['pro'] }),
+    name: Type.String({ minLength: 1, maxLength: TIERS.maxNameLength, description: 'Display name', examples: ['Pro'] }),
+    features: FeaturesSchema(
+      "Merged over the product's features, under the license's own, for licenses at this tier (applies live). ",
+      true,
+    ),
+    marketplaceResourceId: MarketplaceId(
+      'A BuiltByBit resource (or addon) id that sells the product at this tier; unique across every product and tier (409 otherwise)',
+    ),
+    polymartProductId: MarketplaceId('A Polymart product id that sells the product at this tier; unique across every product and tier (409 otherwise)'),
+  },
+  { additionalProperties: false },
+);
+export type Tier = Static<typeof TierSchema>;
+
+export const TiersSchema = (scope: string) =>
+  Type.Array(TierSchema, {
+    maxItems: TIERS.maxTiers,
+    description:
+      `${scope}At most ${TIERS.maxTiers}. Removing a tier that licenses hold is 409 naming how many. A tier's marketplace ids sell the product at that tier.`,
+    examples: [[{ code: 'pro', name: 'Pro', features: { pro: true }, marketplaceResourceId: '54321' }]],
   });

@@ -50,10 +50,13 @@ export const sharingAlert = (license: SharingAlert | null | undefined, product: 
 export type Features = Record<string, boolean | number | string | null>;
 export type EffectiveFeatures = Record<string, boolean | number | string>;
 
-/** features in force: the product's (stored JSON text) with the license's merged over them key by key; a license value null removes the key. */
-export function effectiveFeatures(product: string | null, license: string | null): EffectiveFeatures {
-  if (license === null) return parseFeatures(product) as EffectiveFeatures;
-  const merged: Features = { ...parseFeatures(product), ...parseFeatures(license) };
+/**
+ * features in force: the product's (stored JSON text), then the tier's, then the license's,
+ * merged key by key; a null in the tier or the license removes the key.
+ */
+export function effectiveFeatures(product: string | null, license: string | null, tier: string | null = null): EffectiveFeatures {
+  if (license === null && tier === null) return parseFeatures(product) as EffectiveFeatures;
+  const merged: Features = { ...parseFeatures(product), ...parseFeatures(tier), ...parseFeatures(license) };
   for (const key of Object.keys(merged)) if (merged[key] === null) delete merged[key];
   return merged as EffectiveFeatures;
 }

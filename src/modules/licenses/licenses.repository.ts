@@ -5,6 +5,10 @@ import { afterKey, containsIgnoringCase, withPage, withSort, type Page, type Sor
 import type { LicenseRecord, NewValidationAttempt } from '../../db/schema.js';
 import { clock } from '../../lib/clock.js';
 import { lockRows } from '../../db/storage/row-locks.js';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { DAY_MS } from '../../lib/time.js';
+import type { LicenseStatus } from '../license-settings/license-terms.js';
 
 export interface LicenseFilter extends Page, Sort {
   id?: string;
@@ -18,6 +22,36 @@ export interface LicenseFilter extends Page, Sort {
   expiredAt?: number;
   /** Only licenses suspected of sharing. */
   sharingSuspected?: true;
+  /** Only licenses in one of these lifecycle states at `statusAt`. */
+  statuses?: readonly LicenseStatus[];
+  statusAt?: number;
+  /** Only trials (true) or only licenses that are not (false). */
+  trial?: boolean;
+}
+
+/** The end of grace in SQL: the expiry plus the grace days (bigint arithmetic on both engines). */
+const graceEnd = sql<number>`(licenses.expires_at + coalesce(licenses.grace_days, 0) * ${sql.lit(DAY_MS)})`;
+
+/** The SQL condition of one lifecycle status at `now` (licenseStatus in license-terms.ts, in SQL). */
+function statusCondition(eb: ExpressionBuilder<Database, 'licenses'>, status: LicenseStatus, now: number): Expression<SqlBool> {
+  const live = eb('licenses.revoked_at', 'is', null);
+  const notStarted = eb.and([
+    eb('licenses.expiry_basis', '=', 'firstValidation'),
+    eb('licenses.expires_at', 'is', null),
+    eb('licenses.expiry_started_at', 'is', null),
+  ]);
+  switch (status) {
+    case 'revoked':
+      return eb('licenses.revoked_at', 'is not', null);
+    case 'expired':
+      return eb.and([live, eb('licenses.expires_at', 'is not', null), eb(graceEnd, '<=', now)]);
+    case 'grace':
+      return eb.and([live, eb('licenses.expires_at', '<=', now), eb(graceEnd, '>', now)]);
+    case 'notStarted':
+      return eb.and([live, notStarted]);
+    case 'active':
+      return eb.and([live, eb.not(notStarted), eb.or([eb('licenses.expires_at', 'is', null), eb('licenses.expires_at', '>', now)])]);
+  }
 }
 
 /** Fields GET /licenses may sort by; a license without expiry sorts as the latest to expire. */
@@ -35,6 +69,11 @@ function matchingLicenses(db: Db, filter: LicenseFilter) {
   if (filter.productId !== undefined) query = query.where('licenses.product_id', '=', filter.productId);
   if (filter.keyContains !== undefined) query = query.where(containsIgnoringCase('licenses.id', filter.keyContains));
   if (filter.sharingSuspected) query = query.where('licenses.sharing_suspected_at', 'is not', null);
+  if (filter.trial !== undefined) query = query.where('licenses.trial', '=', filter.trial ? 1 : 0);
+  const { statuses, statusAt } = filter;
+  if (statuses !== undefined && statusAt !== undefined) {
+    query = query.where((eb) => eb.or(statuses.map((status) => statusCondition(eb, status, statusAt))));
+  }
   const { activeAt, expiredAt } = filter;
   if (expiredAt !== undefined) query = query.where('licenses.expires_at', '<=', expiredAt);
   if (activeAt !== undefined) {
@@ -56,7 +95,7 @@ export async function countLicenses(db: Db, filter: LicenseFilter): Promise<numb
  * A license row with how many self-service releases it made since a moment (the rolling
  * window) and its product's features (the tier its effectiveFeatures merge over).
  */
-export type LicenseRow = LicenseRecord & { self_releases_used: number; product_features: string | null };
+export type LicenseRow = LicenseRecord & { self_releases_used: number; product_features: string | null; tier_features: string | null };
 
 /** The query of findLicenseRows (SQLite's validation batch runs it synchronously). */
 export const licenseRowsQuery = (db: Db, filter: LicenseFilter, selfReleasesSince: number) =>
@@ -73,6 +112,14 @@ export const licenseRowsQuery = (db: Db, filter: LicenseFilter, selfReleasesSinc
           .as('self_releases_used'),
       )
       .select((eb) => eb.selectFrom('products').select('products.features').whereRef('products.id', '=', 'licenses.product_id').as('product_features'))
+      .select((eb) =>
+        eb
+          .selectFrom('product_tiers')
+          .select('product_tiers.features')
+          .whereRef('product_tiers.product_id', '=', 'licenses.product_id')
+          .whereRef('product_tiers.code', '=', 'licenses.tier')
+          .as('tier_features'),
+      )
       .where('licenses.id', 'in', selectedIds(db, filter)),
     LICENSE_SORT,
     filter,
@@ -183,6 +230,31 @@ export const reinstate = (trx: Db, id: string, now = clock.now()) =>
 export async function storedVersion(db: Db, id: string): Promise<number | undefined> {
   const row = await db.selectFrom('licenses').select('version').where('id', '=', id).executeTakeFirst();
   return row?.version;
+}
+
+/** The customer's licenses of the product that are not revoked, oldest first (what the purchase rule chooses from). */
+export const heldLicenseRows = (db: Db, customerId: string, productId: string) =>
+  db
+    .selectFrom('licenses')
+    .selectAll()
+    .where('customer_id', '=', customerId)
+    .where('product_id', '=', productId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+
+/** Sets the columns a sale changes and bumps the version. */
+export const updateSaleFields = (trx: Db, id: string, values: Partial<Omit<LicenseRecord, 'id' | 'version' | 'created_at'>>) =>
+  trx
+    .updateTable('licenses')
+    .set((eb) => ({ ...values, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+
+/** Locks the license row for a change that reads it first (a renewal): concurrent ones queue, on any instance. */
+export async function lockLicense(trx: Db, id: string): Promise<LicenseRecord | undefined> {
+  return trx.selectFrom('licenses').selectAll().where('id', '=', id).$call(lockRows(trx, 'noKeyUpdate')).executeTakeFirst();
 }
 
 /**

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperties } from '../../http/schemas.js';
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
-import { MAX_INT } from '../license-settings/license-settings.bounds.js';
+import { MAX_INT, TIERS } from '../license-settings/license-settings.bounds.js';
+import { LICENSE_STATUSES, type LicenseStatus } from '../license-settings/license-terms.js';
 import {
   EffectiveFeaturesSchema,
   ExpiryBasisSchema,
@@ -20,7 +21,7 @@ import {
  * in the grace days after expiry). BLOCKED is the blocklist's (checked before step 1).
  */
 export const REASONS = [
-  'VALID', 'GRACE', 'PRODUCT_MISMATCH', 'REVOKED', 'EXPIRED', 'IP_LIMIT_REACHED', 'HWID_LIMIT_REACHED', 'BLOCKED', 'UNKNOWN',
+  'VALID', 'GRACE', 'PRODUCT_MISMATCH', 'REVOKED', 'EXPIRED', 'GRACE_UNBOUND', 'IP_LIMIT_REACHED', 'HWID_LIMIT_REACHED', 'BLOCKED', 'UNKNOWN',
 ] as const;
 export type Reason = (typeof REASONS)[number];
 /** The reasons of a successful attempt. */
@@ -35,6 +36,17 @@ const policyInput = (scope: string) => ({
   graceDays: Type.Optional(GraceDaysSchema(scope)),
   features: Type.Optional(FeaturesSchema(`${scope}The license's overrides, merged over the product's. `, true)),
   revealReasons: Type.Optional(LicenseRevealReasonsSchema(scope)),
+});
+
+/** The license's tier and whether it is a trial (request bodies). */
+const saleInput = (omitted: string) => ({
+  tier: Type.Optional(
+    Type.Union([Type.String({ pattern: TIERS.codePattern }), Type.Null()], {
+      description: `A code of the product's tiers (400 otherwise); null: the base. ${omitted}`,
+      examples: ['pro'],
+    }),
+  ),
+  trial: Type.Optional(Type.Boolean({ description: `A trial: a sale of the product converts it (same key). ${omitted}`, examples: [false] })),
 });
 
 const LICENSE_SHARING_ALERT = SharingAlertSchema("The license's own; null (or omitted): its product's, read live. ");
@@ -107,6 +119,15 @@ export const LicenseSchema = Type.Object({
   graceDays: GraceDaysSchema(''),
   features: FeaturesSchema("The license's own overrides (a null value removes the product's key). ", true),
   effectiveFeatures: EffectiveFeaturesSchema,
+  tier: NullableString({ description: "A code of the product's tiers (its features merge between the product's and the license's); null: the base" }),
+  trial: Type.Boolean({ description: 'A trial: a sale of the product converts it, keeping the key' }),
+  status: Type.Unsafe<LicenseStatus>({
+    type: 'string',
+    enum: [...LICENSE_STATUSES],
+    description:
+      'revoked; else expired (past its expiry and any grace); grace (past its expiry, within graceDays); notStarted (a ' +
+      'firstValidation clock not started); else active',
+  }),
   revealReasons: LicenseRevealReasonsSchema(''),
   selfReleasesUsed: Type.Integer({ description: 'Self-service releases counted in the last 30 days' }),
   selfReleasesLeft: NullableInteger({
@@ -133,6 +154,7 @@ export const CreateLicenseBodySchema = Type.Object({
   selfReleaseLimit: Type.Optional(SelfReleaseLimitSchema("Omitted: the product's default. ")),
   ...policyInput("Omitted: the product's default (features: {}, revealReasons: null). "),
   sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
+  ...saleInput('Omitted: null / false.'),
 });
 export type CreateLicenseBody = Static<typeof CreateLicenseBodySchema>;
 
@@ -169,6 +191,7 @@ export const UpdateLicenseBodySchema = Type.Object({
   selfReleaseLimit: Type.Optional(SelfReleaseLimitSchema('Omitted: null. ')),
   ...policyInput('Omitted: null (expiryBasis fixed, features {}). '),
   sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
+  ...saleInput('Omitted: null / false.'),
   usedIps: Type.Optional(BoundList('IP addresses')),
   usedHwids: Type.Optional(BoundList('hardware ids')),
   validationAttempts: Type.Optional(
@@ -197,12 +220,14 @@ export const ListLicensesQuerySchema = Type.Object({
     Type.String({ maxLength: 200, description: 'Only licenses whose key contains this text (ignoring case)', examples: ['9XW2M'] }),
   ),
   status: Type.Optional(
-    Type.Unsafe<'active' | 'expired'>({
-      type: 'string',
-      enum: ['active', 'expired'],
-      description: 'active: no expiry or expiring later than now; expired: expiry at or before now',
+    Type.String({
+      maxLength: 100,
+      description:
+        `Only licenses in one of these states now, comma-separated: ${LICENSE_STATUSES.join(', ')} (as a license body's \`status\`)`,
+      examples: ['active,grace'],
     }),
   ),
+  trial: Type.Optional(Type.Boolean({ description: 'true: only trials; false: only licenses that are not trials' })),
   sharing: Type.Optional(
     Type.Unsafe<'suspected'>({ type: 'string', enum: ['suspected'], description: 'suspected: only licenses suspected of sharing (not cleared)' }),
   ),

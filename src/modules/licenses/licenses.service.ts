@@ -11,7 +11,9 @@ import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { newId, newLicenseKey } from '../../lib/ids.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { findCustomer } from '../customers/customers.repository.js';
-import { findProduct } from '../products/products.repository.js';
+import { findProduct, findTier } from '../products/products.repository.js';
+import type { ProductTierRow } from '../../db/schema.js';
+import { LICENSE_STATUSES, licenseStatus, type LicenseStatus } from '../license-settings/license-terms.js';
 import * as repo from './licenses.repository.js';
 import {
   SUCCESS_REASONS,
@@ -51,7 +53,14 @@ const binding = (value: string, row: { first_seen_at: number; last_seen_at: numb
   lastSeenAtEpochMillis: row.last_seen_at,
 });
 
-function toLicense(row: LicenseRecord, children: Children, selfReleasesUsed: number, productFeatures: string | null): License {
+function toLicense(
+  row: LicenseRecord,
+  children: Children,
+  selfReleasesUsed: number,
+  productFeatures: string | null,
+  tierFeatures: string | null,
+  now = clock.now(),
+): License {
   const limit = row.self_release_limit;
   return {
     id: row.id,
@@ -69,7 +78,10 @@ function toLicense(row: LicenseRecord, children: Children, selfReleasesUsed: num
     expiryStartedAtEpochMillis: row.expiry_started_at,
     graceDays: row.grace_days,
     features: parseFeatures(row.features),
-    effectiveFeatures: effectiveFeatures(productFeatures, row.features),
+    effectiveFeatures: effectiveFeatures(productFeatures, row.features, tierFeatures),
+    tier: row.tier,
+    trial: row.trial === 1,
+    status: licenseStatus(row, now),
     revealReasons: row.reveal_reasons === null ? null : row.reveal_reasons === 1,
     slotTimeoutMinutes: row.slot_timeout_minutes,
     selfReleaseLimit: limit,
@@ -112,6 +124,7 @@ export function assembleLicenses(
   attempts: readonly AttemptRow[],
   historyMax: number,
 ): License[] {
+  const now = clock.now();
   const byId = new Map<string, Children>(rows.map((r) => [r.id, noChildren()]));
   for (const r of ips) byId.get(r.license_id)?.ips.push(binding(r.ip, r));
   for (const r of hwids) byId.get(r.license_id)?.hwids.push(binding(r.hwid, r));
@@ -127,7 +140,7 @@ export function assembleLicenses(
   return rows.map((row) => {
     const children = byId.get(row.id)!;
     if (historyMax > 0 && children.attempts.length > historyMax) children.attempts = children.attempts.slice(-historyMax);
-    return toLicense(row, children, row.self_releases_used, row.product_features);
+    return toLicense(row, children, row.self_releases_used, row.product_features, row.tier_features, now);
   });
 }
 
@@ -137,17 +150,26 @@ export async function getLicense(db: Db, id: string, historyMax = 0): Promise<Li
   return license;
 }
 
-/** The page asked for and how many licenses match in all; a larger `limit` is clamped to MAX_PAGE_SIZE. */
+/** `status=active,grace`: each a known status (400 naming the list otherwise). */
+function parseStatuses(text: string): LicenseStatus[] {
+  const statuses = text.split(',').map((s) => s.trim());
+  if (statuses.some((s) => !(LICENSE_STATUSES as readonly string[]).includes(s))) {
+    throw badRequest(`status must be one of: ${LICENSE_STATUSES.join(', ')} (comma-separated)`);
+  }
+  return statuses as LicenseStatus[];
+}
+
 /** The repository filter a license query asks for (named fields only: a query string may carry anything). */
 function licenseFilter(query: ListLicensesQuery, now: number): repo.LicenseFilter {
-  const { customerId, productId, key, status, sharing, sort, order, offset, limit } = query;
+  const { customerId, productId, key, status, trial, sharing, sort, order, offset, limit } = query;
   return {
     sharingSuspected: sharing === 'suspected' ? true : undefined,
     customerId,
     productId,
     keyContains: key,
-    activeAt: status === 'active' ? now : undefined,
-    expiredAt: status === 'expired' ? now : undefined,
+    statuses: status === undefined ? undefined : parseStatuses(status),
+    statusAt: now,
+    trial,
     sort,
     order,
     offset,
@@ -197,6 +219,7 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
   const product = await findProduct(trx, input.productId);
   if (!product) throw badRequest(`Unknown productId: ${input.productId}`);
   if (!(await findCustomer(trx, input.customerId))) throw badRequest(`Unknown customerId: ${input.customerId}`);
+  const tier = await tierOf(trx, input.productId, input.tier);
   const now = clock.now();
   // The copied settings are the body's or the product's; the live ones only the body's (null: the product's, at use).
   const copied = copiedSettings(input, product);
@@ -221,11 +244,13 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
     reveal_reasons: storeFlag(input.revealReasons),
     expiry_started_at: clockStartAfterWrite(copied.expiry_basis, expiresAt, null, now),
     expiry_set_at: now,
+    tier: tier?.code ?? null,
+    trial: input.trial ? 1 : 0,
     version: 1,
     created_at: now,
   };
   await withReferenceCheck(() => repo.insertLicense(trx, row));
-  return toLicense(row, noChildren(), 0, product.features);
+  return toLicense(row, noChildren(), 0, product.features, tier?.features ?? null, now);
 }
 
 /** Issues a license and records `licenses.create` by `actor` (a username) in `trx`. */
@@ -303,6 +328,7 @@ export async function updateLicense(
     throw conflict(`Version conflict: expected ${stored}, got ${body.version}`);
   }
   await assertReferencesExist(trx, body);
+  await tierOf(trx, body.productId, body.tier);
   const now = clock.now();
   const basis = body.expiryBasis ?? 'fixed';
   const validForDays = body.validForDays ?? null;
@@ -324,6 +350,8 @@ export async function updateLicense(
     grace_days: body.graceDays ?? null,
     features: storeFeatures(body.features),
     reveal_reasons: storeFlag(body.revealReasons),
+    tier: body.tier ?? null,
+    trial: body.trial ? 1 : 0,
     expiry_started_at: clockStartAfterWrite(basis, expiresAt, previous?.expiry_started_at ?? null, now),
     expiry_set_at: now,
     // A PUT states the whole license: it is no longer revoked (its expiry is what it says).
@@ -367,6 +395,13 @@ export async function patchLicense(trx: Db, actor: string, id: string, body: Pat
   if (body.features !== undefined) values.features = storeFeatures(body.features);
   if (body.revealReasons !== undefined) values.reveal_reasons = storeFlag(body.revealReasons);
   if (body.sharingAlert !== undefined) values.sharing_alert = sharingAlertColumn(body.sharingAlert);
+  if (body.trial !== undefined) values.trial = body.trial ? 1 : 0;
+  if (body.tier !== undefined || (body.productId !== undefined && row.tier !== null)) {
+    // A tier belongs to its product: moved to another product, the license keeps its tier only if that product has it.
+    const tier = body.tier !== undefined ? body.tier : row.tier;
+    await tierOf(trx, body.productId ?? row.product_id, tier);
+    values.tier = tier;
+  }
   const basis = body.expiryBasis ?? row.expiry_basis;
   const validForDays = body.validForDays !== undefined ? body.validForDays : row.valid_for_days;
   if (body.expiryBasis !== undefined || body.validForDays !== undefined) {
@@ -403,6 +438,14 @@ async function replaceBindings(trx: Db, kind: 'ip' | 'hwid', id: string, values:
   const stored = await repo.boundValues(trx, kind, id);
   const rows = values.map((value) => stored.get(value) ?? { value, firstSeenAt: now, lastSeenAt: now });
   await repo.replaceBindings(trx, kind, id, rows);
+}
+
+/** The product's tier named `code` (undefined for null or omitted); 400 for a code the product has no tier of. */
+async function tierOf(db: Db, productId: string, code: string | null | undefined): Promise<ProductTierRow | undefined> {
+  if (code === null || code === undefined) return undefined;
+  const tier = await findTier(db, productId, code);
+  if (!tier) throw badRequest(`tier ${code} is not a tier of product ${productId}`);
+  return tier;
 }
 
 async function assertReferencesExist(db: Db, body: { productId: string; customerId: string }): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { afterKey, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
-import type { OrdersTable } from '../../db/schema.js';
+import type { OrderRow } from '../../db/schema.js';
 
 export interface OrderFilter extends Page, Sort {
   customerId?: string;
@@ -39,7 +39,7 @@ export const ORDER_SORT: SortColumns = {
   recordFields: { createdAt: 'createdAtEpochMillis' },
 };
 
-export const listOrders = (db: Db, filter: OrderFilter): Promise<OrdersTable[]> =>
+export const listOrders = (db: Db, filter: OrderFilter): Promise<OrderRow[]> =>
   withPage(withSort(afterKey(matchingOrders(db, filter), ORDER_SORT, filter).selectAll(), ORDER_SORT, filter), filter).execute();
 
 export async function countOrders(db: Db, filter: OrderFilter): Promise<number> {
@@ -87,12 +87,12 @@ export async function existingLicenseIds(db: Db, ids: readonly string[]): Promis
   return new Set(rows.map((r) => r.id));
 }
 
-export const insertOrder = (trx: Db, row: OrdersTable) => trx.insertInto('orders').values(row).execute();
+export const insertOrder = (trx: Db, row: OrderRow) => trx.insertInto('orders').values(row).execute();
 
 export async function updateOrder(
   trx: Db,
   id: string,
-  values: Pick<OrdersTable, 'customer_id' | 'total_amount' | 'refunded_at'>,
+  values: Pick<OrderRow, 'customer_id' | 'total_amount' | 'refunded_at'>,
 ): Promise<boolean> {
   const result = await trx.updateTable('orders').set(values).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;

@@ -4,6 +4,12 @@ import { MAX_AMOUNT } from '../products/products.schemas.js';
 
 const RecordId = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 
+/** What a purchase did (docs/selling.md); orders made by hand are `new` unless they say otherwise. */
+export const ORDER_KINDS = ['new', 'renewal', 'conversion', 'upgrade', 'reuse'] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
+
+const Kind = (description: string) => Type.Unsafe<OrderKind>({ type: 'string', enum: [...ORDER_KINDS], description, examples: ['renewal'] });
+
 export const OrderSchema = Type.Object({
   id: Type.String({ description: 'Order id (UUIDv7)' }),
   customerId: Type.String({ description: 'The buying customer' }),
@@ -11,6 +17,11 @@ export const OrderSchema = Type.Object({
   totalAmount: Type.Number({ description: "In the account's base currency" }),
   licenseIds: Type.Array(Type.String(), { description: 'Associated licenses, in the order given' }),
   createdAtEpochMillis: Type.Number({ description: 'When the order was created' }),
+  kind: Kind(
+    'What was bought: new (a new license), renewal (a subscription period), conversion (a trial converted), upgrade ' +
+      '(a tier change without renewal, a lower tier too), reuse (a purchase that left the held license as it was)',
+  ),
+  licenseId: Type.Union([Type.String(), Type.Null()], { description: 'The license the purchase is about; null: none' }),
   refundedAtEpochMillis: Type.Optional(
     Type.Number({
       description:
@@ -36,6 +47,12 @@ export const OrderBodySchema = Type.Object(
         maxItems: 100,
         description: 'Existing license ids to associate; order is kept, a repeated id is listed once',
         examples: [['ABCDE-FGHJK-MNPQR-STVWX-YZ012']],
+      }),
+    ),
+    kind: Type.Optional(Kind('Omitted: new on POST, unchanged on PUT')),
+    licenseId: Type.Optional(
+      Type.Union([RecordId('An existing license id'), Type.Null()], {
+        description: 'The license the purchase is about (joined to licenseIds). Omitted: the first of licenseIds, else null.',
       }),
     ),
     refundedAtEpochMillis: Type.Optional(

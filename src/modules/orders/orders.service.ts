@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/storage/errors.js';
 import { forEachBatch, isPaged, listKeyOf, type Page } from '../../db/list-queries.js';
-import type { OrdersTable } from '../../db/schema.js';
+import type { OrderRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { Listed } from '../../http/list-response.js';
 import type { ListWriter } from '../../http/list-stream.js';
@@ -17,25 +17,31 @@ import { clock } from '../../lib/clock.js';
 /** What an order is made of; the marketplace webhook passes this to createOrder too. */
 export type OrderInput = OrderBody;
 
-type OrderItems = Pick<Order, 'customerId' | 'productIds' | 'totalAmount' | 'licenseIds'>;
+type OrderItems = Pick<Order, 'customerId' | 'productIds' | 'totalAmount' | 'licenseIds' | 'licenseId'>;
 
 const unique = (values: readonly string[]) => [...new Set(values)];
 
 /** Products may repeat (two of one product); a license is associated at most once. */
-const toItems = (input: OrderInput): OrderItems => ({
-  customerId: input.customerId,
-  productIds: [...input.productIds],
-  totalAmount: input.totalAmount,
-  licenseIds: unique(input.licenseIds ?? []),
-});
+const toItems = (input: OrderInput): OrderItems => {
+  const licenseIds = unique([...(input.licenseIds ?? []), ...(input.licenseId ? [input.licenseId] : [])]);
+  return {
+    customerId: input.customerId,
+    productIds: [...input.productIds],
+    totalAmount: input.totalAmount,
+    licenseIds,
+    licenseId: input.licenseId !== undefined ? input.licenseId : (licenseIds[0] ?? null),
+  };
+};
 
-const toOrder = (row: OrdersTable, productIds: string[], licenseIds: string[]): Order => ({
+const toOrder = (row: OrderRow, productIds: string[], licenseIds: string[]): Order => ({
   id: row.id,
   customerId: row.customer_id,
   productIds,
   totalAmount: row.total_amount,
   licenseIds,
   createdAtEpochMillis: row.created_at,
+  kind: row.kind as Order['kind'],
+  licenseId: row.license_id,
   // Absent while the order stands: an order reads as SPEC.md's Order until it is refunded.
   ...(row.refunded_at !== null && row.refunded_at !== undefined && { refundedAtEpochMillis: row.refunded_at }),
 });
@@ -105,12 +111,14 @@ export async function streamOrders(db: Db, query: OrderQuery, writer: ListWriter
 export async function createOrder(trx: Db, actor: string, input: OrderInput, auditTag: object = {}): Promise<Order> {
   const items = toItems(input);
   await assertReferencesExist(trx, items);
-  const row: OrdersTable = {
+  const row: OrderRow = {
     id: newId(),
     customer_id: items.customerId,
     total_amount: items.totalAmount,
     created_at: clock.now(),
     refunded_at: input.refundedAtEpochMillis ?? null,
+    kind: input.kind ?? 'new',
+    license_id: items.licenseId,
   };
   await saveItems(async () => {
     await repo.insertOrder(trx, row);
@@ -132,6 +140,8 @@ export async function updateOrder(trx: Db, actor: string, id: string, input: Ord
     customer_id: items.customerId,
     total_amount: items.totalAmount,
     refunded_at: input.refundedAtEpochMillis === undefined ? existing.refunded_at : input.refundedAtEpochMillis,
+    kind: input.kind ?? existing.kind,
+    license_id: items.licenseId,
   };
   await saveItems(async () => {
     await repo.updateOrder(trx, id, values);

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { afterKey, containsIgnoringCase, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
-import type { ProductRow } from '../../db/schema.js';
+import type { ProductRow, ProductTierRow } from '../../db/schema.js';
 
 export type ProductValues = Omit<ProductRow, 'id' | 'created_at'>;
 
@@ -75,3 +75,58 @@ export async function countProductReferences(db: Db, id: string): Promise<{ lice
     .executeTakeFirstOrThrow();
   return { licenses: licenses.n, orders: orders.n };
 }
+
+// ---- tiers ------------------------------------------------------------------------
+
+/** The product's tier named `code`. */
+export const findTier = (db: Db, productId: string, code: string) =>
+  db.selectFrom('product_tiers').selectAll().where('product_id', '=', productId).where('code', '=', code).executeTakeFirst();
+
+/** The tiers of each of `productIds`, in position order. */
+export async function tiersOf(db: Db, productIds: readonly string[]): Promise<Map<string, ProductTierRow[]>> {
+  const result = new Map<string, ProductTierRow[]>(productIds.map((id) => [id, []]));
+  for (let i = 0; i < productIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('product_tiers')
+      .selectAll()
+      .where('product_id', 'in', productIds.slice(i, i + 500))
+      .orderBy('product_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) result.get(row.product_id)?.push(row);
+  }
+  return result;
+}
+
+/** Replaces the product's tiers with `rows`, in order. */
+export async function replaceTiers(trx: Db, productId: string, rows: readonly ProductTierRow[]): Promise<void> {
+  await trx.deleteFrom('product_tiers').where('product_id', '=', productId).execute();
+  if (rows.length > 0) await trx.insertInto('product_tiers').values([...rows]).execute();
+}
+
+export type MarketplaceColumn = 'marketplace_resource_id' | 'polymart_product_id';
+
+/** The tier that sells under a marketplace id, if any. */
+export const findTierByMarketplaceId = (db: Db, column: MarketplaceColumn, id: string) =>
+  db.selectFrom('product_tiers').selectAll().where(column, '=', id).executeTakeFirst();
+
+/** Who else holds one of `ids` in `column`, other than the product `productId` (itself or its tiers): a product's or a tier's. */
+export async function marketplaceIdHolders(db: Db, column: MarketplaceColumn, ids: readonly string[], productId: string): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const products = await db.selectFrom('products').select(column).where(column, 'in', [...ids]).where('id', '!=', productId).execute();
+  const tiers = await db.selectFrom('product_tiers').select(column).where(column, 'in', [...ids]).where('product_id', '!=', productId).execute();
+  return [...products, ...tiers].map((row) => (row as Record<string, string>)[column]!);
+}
+
+/** How many licenses of the product are at each of `codes` (a tier that licenses hold cannot go). */
+export async function countLicensesAtTiers(db: Db, productId: string, codes: readonly string[]): Promise<number> {
+  if (codes.length === 0) return 0;
+  const row = await db
+    .selectFrom('licenses')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('product_id', '=', productId)
+    .where('tier', 'in', [...codes])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+

@@ -9,6 +9,7 @@ import {
   SharingAlertSchema,
   SlotLimitSchema,
   SlotTimeoutMinutesSchema,
+  TiersSchema,
   ValidForDaysSchema,
 } from '../license-settings/license-settings.schemas.js';
 /** Keeps amounts finite: JSON numbers such as 1e400 parse to Infinity. */
@@ -43,6 +44,7 @@ export const ProductSchema = Type.Object({
     description: "Whether validation answers carry `reason` for this product's licenses whose own revealReasons is null (read live)",
   }),
   sharingAlert: PRODUCT_SHARING_ALERT,
+  tiers: TiersSchema('Named feature sets of the product, each sold under its own marketplace ids. '),
   createdAtEpochMillis: Type.Number({ description: 'When the product was created' }),
 });
 export type Product = Static<typeof ProductSchema>;
@@ -98,6 +100,7 @@ export const ProductBodySchema = Type.Object(
       Type.Boolean({ description: 'Validation answers carry `reason` (omitted: false); licenses may override it', examples: [false] }),
     ),
     sharingAlert: Type.Optional(PRODUCT_SHARING_ALERT),
+    tiers: Type.Optional(TiersSchema('Omitted: [] (PUT), kept (PATCH). ')),
   },
   {
     description:
