@@ -31,6 +31,7 @@ const LAYERS = [
   'sharing', // reads a license's (else its product's) sharing alert
   'validation', // the decision, its facts, both engines, receipts, the public routes
   'orders',
+  'sales', // the one purchase rule (convert, renew, reuse, create; move the tier) and staff renewals
   'marketplace',
 ];
 

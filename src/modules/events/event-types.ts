@@ -9,6 +9,7 @@ export const AUDIT_EVENT_TYPES = [
   'licenses.create', 'licenses.update', 'licenses.delete', 'licenses.issueFile',
   'licenses.revoke', 'licenses.reinstate', 'licenses.slot.release', 'licenses.expiry.start',
   'licenses.sharing.suspected', 'licenses.sharing.clear',
+  'licenses.renewed', 'licenses.trial.converted', 'licenses.tier.changed',
   'marketplace.license.create', 'marketplace.license.reuse', 'marketplace.license.reject', 'marketplace.license.revoke',
   'orders.create', 'orders.update', 'orders.delete',
   'products.create', 'products.update', 'products.delete',
@@ -29,12 +30,19 @@ export const EXPIRING_EVENT_TYPE = 'licenses.expiring';
 /** Once per license and expiry, when the clock passes it (licenses/expiry-notices.ts). */
 export const EXPIRED_EVENT_TYPE = 'licenses.expired';
 
+/** Once per license and expiry, when its grace ends (licenses/expiry-notices.ts). */
+export const GRACE_ENDED_EVENT_TYPE = 'licenses.grace.ended';
+
+/** Once per trial and expiry, a day before it ends (licenses/expiry-notices.ts); a trial has no `licenses.expiring`. */
+export const TRIAL_ENDING_EVENT_TYPE = 'licenses.trial.ending';
+
 /** A blocklist rule matched requests (at most one a minute per rule; not audited). */
 export const BLOCKLIST_HIT_EVENT_TYPE = 'blocklist.hit';
 
 /** Every type an endpoint may subscribe to. */
 export const EVENT_TYPES: readonly string[] = [
-  ...AUDIT_EVENT_TYPES, ...VALIDATION_EVENT_TYPES, EXPIRING_EVENT_TYPE, EXPIRED_EVENT_TYPE, BLOCKLIST_HIT_EVENT_TYPE,
+  ...AUDIT_EVENT_TYPES, ...VALIDATION_EVENT_TYPES, EXPIRING_EVENT_TYPE, EXPIRED_EVENT_TYPE, GRACE_ENDED_EVENT_TYPE, TRIAL_ENDING_EVENT_TYPE,
+  BLOCKLIST_HIT_EVENT_TYPE,
 ];
 
 /** Subscribes to every type, including those added later. */

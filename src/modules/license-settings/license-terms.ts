@@ -2,7 +2,7 @@
 // license bodies, lists, stats, the purchase rule, staff renewals): where grace ends, the
 // lifecycle status, the expiry a new sale gives, and what one renewal changes. Pure: rows
 // in, values out.
-import type { LicenseRecord, ProductRow } from '../../db/schema.js';
+import type { LicenseRecord } from '../../db/schema.js';
 import { DAY_MS } from '../../lib/time.js';
 
 export const LICENSE_STATUSES = ['active', 'notStarted', 'grace', 'expired', 'revoked'] as const;
@@ -29,8 +29,17 @@ export function licenseStatus(license: Dates, now: number): LicenseStatus {
 }
 
 /** A subscription (`isSubscription` with `recurringPeriodDays`): its period in days, else null. */
-export const subscriptionDays = (product: Pick<ProductRow, 'is_subscription' | 'recurring_period_days'>): number | null =>
-  product.is_subscription === 1 && product.recurring_period_days ? product.recurring_period_days : null;
+export const subscriptionDays = (product: { isSubscription: boolean; recurringPeriodDays: number | null }): number | null =>
+  product.isSubscription && product.recurringPeriodDays ? product.recurringPeriodDays : null;
+
+/** A product as a sale reads it (the API's shape). */
+export interface SoldProduct {
+  isSubscription: boolean;
+  recurringPeriodDays: number | null;
+  expiryBasis: string;
+  validForDays: number | null;
+  graceDays: number | null;
+}
 
 /**
  * The dates a new sale of the product gives, counted from `now` (a trial that converts gets
@@ -39,13 +48,13 @@ export const subscriptionDays = (product: Pick<ProductRow, 'is_subscription' | '
  * already (a converted trial); a new license waits for its first validation.
  */
 export function saleTerms(
-  product: Pick<ProductRow, 'is_subscription' | 'recurring_period_days' | 'expiry_basis' | 'valid_for_days' | 'grace_days'>,
+  product: SoldProduct,
   now: number,
   startClock: boolean,
 ): Pick<LicenseRecord, 'expires_at' | 'expiry_basis' | 'valid_for_days' | 'grace_days' | 'expiry_started_at'> {
-  const basis = product.expiry_basis;
-  const days = product.valid_for_days;
-  const common = { expiry_basis: basis, valid_for_days: days, grace_days: product.grace_days };
+  const basis = product.expiryBasis;
+  const days = product.validForDays;
+  const common = { expiry_basis: basis, valid_for_days: days, grace_days: product.graceDays };
   if (basis === 'creation' || (basis === 'firstValidation' && startClock)) {
     return { ...common, expires_at: now + days! * DAY_MS, expiry_started_at: now };
   }
@@ -68,7 +77,7 @@ export interface RenewedTerms {
  */
 export function renewedTerms(
   license: Pick<LicenseRecord, 'expires_at' | 'grace_days' | 'expiry_basis' | 'expiry_started_at' | 'valid_for_days'>,
-  _product: Pick<ProductRow, 'recurring_period_days'>,
+  _product: { recurringPeriodDays: number | null },
   now: number,
   days: number,
 ): RenewedTerms {

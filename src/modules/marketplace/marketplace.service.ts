@@ -8,8 +8,7 @@ import { HttpError } from '../../http/errors.js';
 import { safeEqual } from '../../lib/secrets.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { findCustomerByMarketplaceUserId } from '../customers/customers.service.js';
-import { findProductByMarketplaceResourceId } from '../products/products.service.js';
-import type { Product } from '../products/products.schemas.js';
+import { findSale, type Sale } from '../products/products.service.js';
 import type { WebhookRequest } from './marketplace.schemas.js';
 import { purchaseLicense, type Purchase } from './purchase.service.js';
 
@@ -35,7 +34,7 @@ async function reject(ctx: WebhookContext, status: number, message: string, data
 }
 
 /** Steps 1 and 2 of SPEC.md: the secret and the product. Rejections are audited. */
-async function admit(ctx: WebhookContext, body: Record<string, unknown>): Promise<{ request: WebhookRequest; product: Product }> {
+async function admit(ctx: WebhookContext, body: Record<string, unknown>): Promise<{ request: WebhookRequest; sale: Sale }> {
   if (ctx.secret === null) throw new HttpError(503, 'Marketplace webhook is not configured');
   const missing = REQUIRED.filter((name) => field(body, name) === null);
   if (missing.length > 0) throw new HttpError(400, `Missing required form fields: ${missing.join(', ')}`);
@@ -50,28 +49,33 @@ async function admit(ctx: WebhookContext, body: Record<string, unknown>): Promis
   if (!safeEqual(field(body, 'secret')!, ctx.secret)) {
     return reject(ctx, 401, 'Invalid secret', { ...ids, reason: 'invalid secret' });
   }
-  const product = await findProductByMarketplaceResourceId(ctx.storage.db, request.resourceId);
-  if (!product) {
+  const sale = await findSale(ctx.storage.db, 'builtbybit', request.resourceId);
+  if (!sale) {
     return reject(ctx, 404, `No product found with marketplace resource ID ${request.resourceId}`, {
       ...ids,
       reason: 'unknown resource',
     });
   }
-  return { request, product };
+  return { request, sale };
 }
 
-/** The webhook's request as a Purchase: the buyer is found by socials.MarketplaceID. */
-function purchaseOf(request: WebhookRequest, product: Product): Purchase {
+/** The record the BuiltByBit routes create for a buyer seen for the first time (DECISIONS: the placeholder's). */
+export const marketplaceCustomer = (userId: string, steamId: string | null = null) => ({
+  name: `Marketplace user ${userId}`,
+  email: `${userId}@marketplace.invalid`,
+  socials: { MarketplaceID: userId, ...(steamId ? { SteamID: steamId } : {}) },
+});
+
+/** The webhook's request as a placeholder request of the rule: the buyer is found by socials.MarketplaceID. */
+function purchaseOf(request: WebhookRequest, sale: Sale): Purchase {
   return {
     actor: MARKETPLACE_ACTOR,
-    product,
+    product: sale.product,
+    tier: sale.tier,
+    via: 'placeholder',
     lockKey: `marketplace:${request.userId}`,
     findCustomer: (db) => findCustomerByMarketplaceUserId(db, request.userId),
-    newCustomer: {
-      name: `Marketplace user ${request.userId}`,
-      email: `${request.userId}@marketplace.invalid`,
-      socials: { MarketplaceID: request.userId, ...(request.steamId ? { SteamID: request.steamId } : {}) },
-    },
+    newCustomer: marketplaceCustomer(request.userId, request.steamId),
     // The license (without its attempt history) and what the marketplace sent.
     entry: (license) => ({
       ...license,
@@ -87,7 +91,7 @@ function purchaseOf(request: WebhookRequest, product: Product): Purchase {
 
 /** Handles one webhook call; returns the license key or throws an HttpError. */
 export async function handleWebhook(ctx: WebhookContext, body: Record<string, unknown>): Promise<string> {
-  const { request, product } = await admit(ctx, body);
-  const { license } = await purchaseLicense(ctx.storage, purchaseOf(request, product));
+  const { request, sale } = await admit(ctx, body);
+  const { license } = await purchaseLicense(ctx.storage, purchaseOf(request, sale));
   return license.id;
 }

@@ -10,8 +10,7 @@ import type { Customer } from '../customers/customers.schemas.js';
 import { findCustomerByPolymartUserId, updateCustomer } from '../customers/customers.service.js';
 import { activeLicenseIds, revokeLicense } from '../licenses/licenses.service.js';
 import { refundOrdersOf } from '../orders/orders.service.js';
-import type { Product } from '../products/products.schemas.js';
-import { findProductByPolymartId } from '../products/products.service.js';
+import { findSale, type Sale } from '../products/products.service.js';
 import { answerOnce, type Answer } from './polymart.nonces.js';
 import { findHeld, issue, purchaseLicense, retryingRaces, type Purchase } from './purchase.service.js';
 import { REFUND_REASON, refundedLicenseId } from './refunded-license.js';
@@ -76,11 +75,13 @@ function payloadUsername(payload: Record<string, unknown> | undefined): string |
 
 const defaultName = (userId: string) => `Polymart user ${userId}`;
 
-/** A Polymart buyer's purchase: the customer is found by socials.PolymartID. */
-function purchaseOf(ids: PolymartIds, product: Product, sent: object): Purchase {
+/** A Polymart buyer's purchase (or download): the customer is found by socials.PolymartID. */
+function purchaseOf(ids: PolymartIds, sale: Sale, sent: object, via: Purchase['via']): Purchase {
   return {
     actor: POLYMART_ACTOR,
-    product,
+    product: sale.product,
+    tier: sale.tier,
+    via,
     lockKey: `polymart:${ids.userId}`,
     findCustomer: (db) => findCustomerByPolymartUserId(db, ids.userId),
     newCustomer: {
@@ -121,13 +122,13 @@ async function keepUsername(trx: Db, ids: PolymartIds): Promise<void> {
 
 /** `product.user.purchase`: the buyer's license, created or reused; an unknown product is acknowledged and audited. */
 async function onPurchase(trx: Db, storage: Storage, ids: PolymartIds, sent: object): Promise<Answer> {
-  const product = await findProductByPolymartId(trx, ids.productId);
-  if (!product) {
+  const sale = await findSale(trx, 'polymart', ids.productId);
+  if (!sale) {
     await recordAudit(trx, POLYMART_ACTOR, 'marketplace.license.reject', rejectEntry(ids, 'unknown product', sent));
     return { status: 200, body: { ignored: 'unknown product' } };
   }
   await keepUsername(trx, ids);
-  const { license, created } = await issue(trx, storage, purchaseOf(ids, product, sent));
+  const { license, created } = await issue(trx, storage, purchaseOf(ids, sale, sent, 'purchase'));
   return { status: 200, body: { licenseKey: license.id, created } };
 }
 
@@ -136,7 +137,7 @@ async function onPurchase(trx: Db, storage: Storage, ids: PolymartIds, sent: obj
  * the product that has not expired is revoked, as a staff revocation would (reason `refund`).
  */
 async function onPurchaseRemoved(trx: Db, storage: Storage, ids: PolymartIds, sent: object): Promise<Answer> {
-  const product = await findProductByPolymartId(trx, ids.productId);
+  const product = (await findSale(trx, 'polymart', ids.productId))?.product;
   const customer = product && (await findCustomerByPolymartUserId(trx, ids.userId));
   if (!product || !customer) {
     const reason = product ? 'unknown customer' : 'unknown product';
@@ -226,19 +227,20 @@ export async function handlePlaceholder(storage: Storage, request: PlaceholderRe
     ...(request.license !== undefined && { license: request.license }),
     ...(request.test !== undefined && { test: request.test }),
   };
-  const product = await findProductByPolymartId(storage.db, ids.productId);
+  const sale = await findSale(storage.db, 'polymart', ids.productId);
+  const product = sale?.product;
   if (request.test === true) {
     // Polymart's test button: says whether the product is connected, creates nothing.
     if (!product) throw new HttpError(404, `No product has polymartProductId ${ids.productId}`);
     return PLACEHOLDER_TEST_VALUE;
   }
-  if (!product) {
+  if (!sale) {
     await storage.transaction((trx) =>
       recordAudit(trx, POLYMART_ACTOR, 'marketplace.license.reject', rejectEntry(ids, 'unknown product', sent)),
     );
     throw new HttpError(404, `No product has polymartProductId ${ids.productId}`);
   }
-  const purchase = purchaseOf(ids, product, sent);
+  const purchase = purchaseOf(ids, sale, sent, 'placeholder');
   const refunded = await refundedKey(storage, purchase, ids, sent);
   if (refunded !== undefined) return refunded;
   const { license } = await purchaseLicense(storage, purchase);

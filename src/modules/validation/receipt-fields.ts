@@ -20,7 +20,7 @@ export function receiptPolicyFields(outcome: ValidationOutcome | null): ReceiptP
   const fields: ReceiptPolicyFields = {
     expiresAtEpochMillis: outcome.expiresAtEpochMillis,
     graceEndsAtEpochMillis: outcome.graceEndsAtEpochMillis,
-    features: effectiveFeatures(outcome.productFeatures, outcome.licenseFeatures),
+    features: effectiveFeatures(outcome.productFeatures, outcome.licenseFeatures, outcome.tierFeatures),
     slotTimeoutMinutes: outcome.slotTimeoutMinutes,
   };
   if (outcome.revealReasons) fields.reason = outcome.reason;

@@ -4,8 +4,8 @@
 // (DECISIONS.md "Bindings that heal"), idle bindings count as room: a request that would
 // fail only for lack of a slot passes, and frees just enough of them. License policies
 // (DECISIONS.md) are facts too: a revoked license is refused as REVOKED before the expiry
-// step; in the grace days after expiry only values already bound pass (GRACE), binding and
-// releasing nothing; a first-validation clock not yet started is started by a request
+// step; in the grace days after expiry a bound HWID passes (GRACE) from any address, binding
+// and releasing nothing, and anything else is refused as GRACE_UNBOUND; a first-validation clock not yet started is started by a request
 // that passes every check.
 import type { Reason } from '../licenses/licenses.schemas.js';
 
@@ -81,8 +81,9 @@ const sameProduct: ValidationCheck = (facts) => (facts.licenseProductId !== fact
 const notRevoked: ValidationCheck = (facts) => (facts.revoked ? rejected('REVOKED') : undefined);
 const notExpired: ValidationCheck = (facts) => {
   if (facts.expiresAtEpochMillis === null || facts.now < facts.expiresAtEpochMillis) return undefined;
-  // In grace only what is bound already passes; a new value is refused as expired, and nothing is freed for it.
-  if (inGrace(facts) && facts.ip.bound && facts.hwid.bound) return { ...rejected('GRACE'), valid: true };
+  // In grace a bound machine passes, even from an address not yet bound (servers change
+  // addresses, machines do not), binding and freeing nothing; any other request is refused.
+  if (inGrace(facts)) return facts.hwid.bound ? { ...rejected('GRACE'), valid: true } : rejected('GRACE_UNBOUND');
   return rejected('EXPIRED');
 };
 const ipSlot: ValidationCheck = (facts) => (admits(facts.ip) ? undefined : rejected('IP_LIMIT_REACHED'));

@@ -24,6 +24,8 @@ export interface LicenseLimits {
   reveal_reasons: number | null;
   product_features: string | null;
   product_reveal_reasons: number | null;
+  /** The features of the license's tier (null at the base), read live like the product's. */
+  tier_features: string | null;
 }
 
 /** Whether the license waits for its first passing validation to start its expiry clock. */
@@ -55,6 +57,7 @@ export function outcomeOf(license: LicenseLimits, facts: ValidationFacts, decisi
     revealReasons: revealReasons(license.reveal_reasons, license.product_reveal_reasons),
     licenseFeatures: license.features,
     productFeatures: license.product_features,
+    tierFeatures: license.tier_features,
   };
 }
 
@@ -68,6 +71,7 @@ const otherProductOutcome = (license: LicenseLimits, decision: Decision): Valida
   revealReasons: revealReasons(license.reveal_reasons, license.product_reveal_reasons),
   licenseFeatures: null,
   productFeatures: null,
+  tierFeatures: null,
 });
 
 /** The facts decideValidation needs, from what either engine read. */

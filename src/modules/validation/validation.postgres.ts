@@ -158,7 +158,12 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       boundFacts.forget(req);
       return null;
     }
-    const license = { ...seen.license, product_features: recorded.product_features, product_reveal_reasons: recorded.product_reveal_reasons };
+    const license = {
+      ...seen.license,
+      product_features: recorded.product_features,
+      product_reveal_reasons: recorded.product_reveal_reasons,
+      tier_features: recorded.tier_features,
+    };
     reportValidation('VALID', true);
     const touch: Promise<unknown>[] = [];
     if (isStale(seen.ipSeen, now)) touch.push(repo.touch(db, 'ip', req.licenseId, req.ip, (seen.ipSeen = now)));
@@ -189,7 +194,8 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     const result = { valid: decision.valid, decidedAtEpochMillis: now, outcome: outcomeOf(seen, facts, decision, facts.expiresAtEpochMillis) };
     const touch: LockFreeDecision['touch'] = [];
     if (decision.valid) {
-      const ipStale = isStale(seen.ip_last_seen!, now);
+      // In grace a bound machine passes from an address not bound: there is nothing to touch for it.
+      const ipStale = seen.ip_last_seen !== null && isStale(seen.ip_last_seen, now);
       const hwidStale = isStale(seen.hwid_last_seen!, now);
       if (ipStale) touch.push({ kind: 'ip', value: req.ip });
       if (hwidStale) touch.push({ kind: 'hwid', value: req.hwid });
@@ -225,17 +231,17 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       // Under the row lock no other validation, on any instance, can be starting this clock.
       const started = decision.startClock === true && (await repo.startClock(trx, req.licenseId, (expiresAt = startedExpiry(license, now)), now));
       if (decision.valid) {
-        for (const [kind, look, count] of [['ip', ip, decision.releaseIps], ['hwid', hwid, decision.releaseHwids]] as const) {
+        for (const [kind, look, count, bind] of [['ip', ip, decision.releaseIps, decision.bindIp], ['hwid', hwid, decision.releaseHwids, decision.bindHwid]] as const) {
           // Under the lock the candidates are exactly what is bound: free them and audit them in one statement.
           const freed = look.candidates.slice(0, count);
           const audit = freed.map((binding) => auditRow('validation', 'licenses.slot.release', inactiveReleaseAudit(req.licenseId, kind, binding), now));
           await repo.releaseWithAudit(trx, kind, req.licenseId, freed.map((b) => b.value), audit);
           for (const entry of audit) await auditEventWrite(trx, entry, events)?.execute();
           released += freed.length;
-          if (!look.bound) {
+          if (bind) {
             await repo.bind(trx, kind, req.licenseId, req[kind], look.next, now);
             if (events.wants(SLOT_BIND_EVENT_TYPE)) await enqueue(trx, slotBindEvent(req, kind, now));
-          } else if (isStale(look.lastSeen!, now)) await repo.touch(trx, kind, req.licenseId, req[kind], now);
+          } else if (look.bound && isStale(look.lastSeen!, now)) await repo.touch(trx, kind, req.licenseId, req[kind], now);
         }
       }
       if (started) {

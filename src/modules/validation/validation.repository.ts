@@ -61,7 +61,8 @@ export async function readManyLicensesAndBindings(db: Db, queries: readonly Bind
 /** The license row as validation reads it (`l`), with its product's live policy settings (`p`). */
 const LICENSE_COLUMNS = sql`l.product_id, l.expires_at, l.max_ips, l.max_hwids, l.slot_timeout_minutes, l.revoked_at, l.expiry_basis,
   l.valid_for_days, l.grace_days, l.expiry_started_at, l.features, l.reveal_reasons,
-  p.features AS product_features, p.reveal_reasons AS product_reveal_reasons`;
+  p.features AS product_features, p.reveal_reasons AS product_reveal_reasons,
+  CASE WHEN l.tier IS NULL THEN NULL ELSE (SELECT t.features FROM product_tiers t WHERE t.product_id = l.product_id AND t.code = l.tier) END AS tier_features`;
 
 /** Locks the license row (not the product's) and reads it. */
 export async function lockLicense(trx: Db, id: string): Promise<LicenseLimits | undefined> {
@@ -200,6 +201,7 @@ export interface GuardedRecorded {
   version: number;
   product_features: string | null;
   product_reveal_reasons: number;
+  tier_features: string | null;
 }
 
 /**
@@ -220,17 +222,18 @@ export async function insertAttemptsIfStillBound(db: Db, attempts: readonly Guar
                              ${attempts.map((a) => a.version)}::integer[], ${attempts.map((a) => a.timestamp)}::bigint[])
           WITH ORDINALITY AS x(id, ip, hwid, version, ts, i)),
       ok AS (
-        SELECT k.id, k.ip, k.hwid, k.version, p.features, p.reveal_reasons
+        SELECT k.id, k.ip, k.hwid, k.version, p.features, p.reveal_reasons, t.features AS tier_features
         FROM (SELECT DISTINCT id, ip, hwid, version FROM x) k
         JOIN licenses l ON l.id = k.id AND l.version = k.version
         JOIN products p ON p.id = l.product_id
+        LEFT JOIN product_tiers t ON t.product_id = l.product_id AND t.code = l.tier
         WHERE EXISTS (SELECT 1 FROM license_ips b WHERE b.license_id = k.id AND b.ip = k.ip)
           AND EXISTS (SELECT 1 FROM license_hwids b WHERE b.license_id = k.id AND b.hwid = k.hwid)
         FOR KEY SHARE OF l),
       recorded AS (
         INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
         SELECT x.id, x.hwid, x.ip, x.ts, 1, 'VALID' FROM x JOIN ok USING (id, ip, hwid, version) ORDER BY x.i)
-      SELECT id AS license_id, ip, hwid, version, features AS product_features, reveal_reasons AS product_reveal_reasons FROM ok`,
+      SELECT id AS license_id, ip, hwid, version, features AS product_features, reveal_reasons AS product_reveal_reasons, tier_features FROM ok`,
   );
   return rows;
 }

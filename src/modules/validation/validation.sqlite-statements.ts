@@ -54,7 +54,9 @@ export function prepareValidationStatements(db: Db, sqlite: SqliteDatabase.Datab
     `SELECT l.product_id, l.expires_at, l.max_ips, l.max_hwids, l.slot_timeout_minutes, l.revoked_at, l.expiry_basis,
        l.valid_for_days, l.grace_days, l.expiry_started_at, l.features, l.reveal_reasons,
        (SELECT p.features FROM products p WHERE p.id = l.product_id) AS product_features,
-       (SELECT p.reveal_reasons FROM products p WHERE p.id = l.product_id) AS product_reveal_reasons
+       (SELECT p.reveal_reasons FROM products p WHERE p.id = l.product_id) AS product_reveal_reasons,
+       -- a license at a tier: its features (no lookup for a license at the base)
+       CASE WHEN l.tier IS NULL THEN NULL ELSE (SELECT t.features FROM product_tiers t WHERE t.product_id = l.product_id AND t.code = l.tier) END AS tier_features
      FROM licenses l WHERE l.id = ?`,
   );
   // Starts a first-validation clock only while it is still unset (DECISIONS.md "License policies").

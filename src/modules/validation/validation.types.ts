@@ -32,6 +32,7 @@ export interface ValidationOutcome {
   /** The features as stored (JSON text): merged only when a receipt needs them. */
   licenseFeatures: string | null;
   productFeatures: string | null;
+  tierFeatures: string | null;
 }
 
 /** What validate() answers, once its attempt is committed. */
