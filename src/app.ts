@@ -25,6 +25,8 @@ import { licenseStatsRoutes } from './modules/licenses/stats.routes.js';
 import { validationRoutes } from './modules/validation/validation.routes.js';
 import { marketplaceRoutes } from './modules/marketplace/marketplace.routes.js';
 import { polymartRoutes } from './modules/marketplace/polymart.routes.js';
+import { builtByBitRoutes } from './modules/marketplace/builtbybit.routes.js';
+import { salesRoutes } from './modules/sales/sales.routes.js';
 import { metricsPlugin } from './modules/metrics/metrics.plugin.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { productsRoutes } from './modules/products/products.routes.js';
@@ -52,8 +54,8 @@ declare module 'fastify' {
  */
 const ROUTES = [
   healthRoutes, authRoutes, staffRoutes, accountRoutes, apiTokensRoutes, registrationKeysRoutes, rolesRoutes, auditRoutes,
-  customersRoutes, productsRoutes, ordersRoutes, licensesRoutes, licenseStatsRoutes, validationRoutes, signingRoutes,
-  licenseFileRoutes, marketplaceRoutes, polymartRoutes, webhooksRoutes, blocklistRoutes, sharingRoutes,
+  customersRoutes, productsRoutes, ordersRoutes, licensesRoutes, salesRoutes, licenseStatsRoutes, validationRoutes, signingRoutes,
+  licenseFileRoutes, marketplaceRoutes, polymartRoutes, builtByBitRoutes, webhooksRoutes, blocklistRoutes, sharingRoutes,
 ];
 
 /**

@@ -3,7 +3,8 @@
 // their cost does not grow with the attempts table.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { HOUR_MS } from '../../lib/time.js';
+import { DAY_MS, HOUR_MS } from '../../lib/time.js';
+import { LICENSE_STATUSES, type LicenseStatus } from '../license-settings/license-terms.js';
 
 /**
  * Licenses active and expired at `now` (expired: at or past the expiry; null never expires).
@@ -15,6 +16,25 @@ export async function countLicensesByStatus(db: Db, now: number): Promise<{ acti
     db.selectFrom('licenses').select((eb) => eb.fn.countAll<number>().as('n')).where('expires_at', '<=', now).executeTakeFirstOrThrow(),
   ]);
   return { active: total.n - expired.n, expired: expired.n };
+}
+
+/** Licenses in each lifecycle state at `now` (licenseStatus, in SQL: one pass over the table). */
+export async function countLicensesByLifecycle(db: Db, now: number): Promise<Record<LicenseStatus, number>> {
+  const graceEnd = sql`(expires_at + coalesce(grace_days, 0) * ${sql.lit(DAY_MS)})`;
+  const status = sql<LicenseStatus>`CASE
+    WHEN revoked_at IS NOT NULL THEN 'revoked'
+    WHEN expires_at IS NOT NULL AND ${graceEnd} <= ${now} THEN 'expired'
+    WHEN expires_at IS NOT NULL AND expires_at <= ${now} THEN 'grace'
+    WHEN expiry_basis = 'firstValidation' AND expires_at IS NULL AND expiry_started_at IS NULL THEN 'notStarted'
+    ELSE 'active' END`;
+  const rows = await db
+    .selectFrom('licenses')
+    .select((eb) => [status.as('status'), eb.fn.countAll<number | string>().as('n')])
+    .groupBy(status)
+    .execute();
+  const counts = Object.fromEntries(LICENSE_STATUSES.map((s) => [s, 0])) as Record<LicenseStatus, number>;
+  for (const row of rows) counts[row.status] = Number(row.n);
+  return counts;
 }
 
 /**

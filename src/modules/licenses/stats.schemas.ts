@@ -28,6 +28,16 @@ export type HourCount = Static<typeof HourCountSchema>;
 export const LicenseStatsSchema = Type.Object({
   active: Type.Integer({ description: 'Licenses without an expiry or expiring after now' }),
   expired: Type.Integer({ description: 'Licenses whose expiry is now or earlier' }),
+  byStatus: Type.Object(
+    {
+      active: Type.Integer(),
+      notStarted: Type.Integer({ description: 'A firstValidation clock not started' }),
+      grace: Type.Integer({ description: 'Past their expiry, within their grace days' }),
+      expired: Type.Integer({ description: 'Past their expiry and any grace' }),
+      revoked: Type.Integer(),
+    },
+    { description: "Licenses per lifecycle status now (a license body's `status`)" },
+  ),
   validationsByHour: Type.Array(HourCountSchema, {
     description: 'Validation attempts since `since` per hour, oldest first; hours without attempts are left out',
   }),

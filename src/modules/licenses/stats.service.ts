@@ -17,9 +17,14 @@ function windowStart(since: number | undefined, now: number): number {
 
 export async function getLicenseStats(db: Db, query: LicenseStatsQuery, now: number = clock.now()): Promise<LicenseStats> {
   const since = windowStart(query.since, now);
-  const [status, hours] = await Promise.all([repo.countLicensesByStatus(db, now), repo.countAttemptsByHour(db, since)]);
+  const [status, byStatus, hours] = await Promise.all([
+    repo.countLicensesByStatus(db, now),
+    repo.countLicensesByLifecycle(db, now),
+    repo.countAttemptsByHour(db, since),
+  ]);
   return {
     ...status,
+    byStatus,
     validationsByHour: hours.map((h) => ({
       hourEpochMillis: h.hour * HOUR_MS,
       successful: h.successful,
