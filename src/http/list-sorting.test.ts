@@ -103,7 +103,7 @@ describe.each(DIALECTS)('list sorting and filters (%s)', (dialect) => {
     expect(await ids(`/licenses?key=${encodeURIComponent('%')}`)).toEqual([]);
     const bad = await t.admin('GET', `${base}&status=old`);
     expect(bad.status).toBe(400);
-    expect(bad.json.error).toBe('status must be one of: active, expired');
+    expect(bad.json.error).toBe('status must be one of: active, notStarted, grace, expired, revoked (comma-separated)');
   });
 
   it('filters the audit log by names, prefix, actor and time range, and pages it with a total', async () => {

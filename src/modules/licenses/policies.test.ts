@@ -159,7 +159,7 @@ describe.each(DIALECTS)('license policies (%s)', (dialect) => {
     expect(await startEntries(license.id)).toHaveLength(0);
   });
 
-  it('grace: bound values validate with GRACE, new ones are refused and nothing is bound; after it, expired', async () => {
+  it('grace: a bound HWID validates with GRACE, also from a new address (not bound); a new HWID is GRACE_UNBOUND; after it, expired', async () => {
     const product = await createProduct(t, { graceDays: 2, revealReasons: true, maxHwids: 1 });
     const license = await newLicense(t, { productId: product.id, maxHwids: undefined, graceDays: undefined });
     expect(license.graceDays).toBe(2);
@@ -172,9 +172,10 @@ describe.each(DIALECTS)('license policies (%s)', (dialect) => {
     expect(inGrace.json).toEqual({ valid: true, reason: 'GRACE' });
     const receipt = verifyJws(receiptOf(inGrace), await jwks()).payload;
     expect(receipt).toMatchObject({ valid: true, reason: 'GRACE', expiresAtEpochMillis: expiry, graceEndsAtEpochMillis: expiry + 2 * DAY });
-    // a new HWID (and a new IP) in grace: refused as expired, nothing bound or released
-    expect((await validate(t, { ...args, hwid: 'NEW' })).json).toEqual({ valid: false, reason: 'EXPIRED' });
-    expect((await validate(t, args, '127.0.0.9')).json).toEqual({ valid: false, reason: 'EXPIRED' });
+    // a new HWID in grace: refused as GRACE_UNBOUND; the bound HWID from a new address (a server
+    // whose address changed) passes; nothing bound or released
+    expect((await validate(t, { ...args, hwid: 'NEW' })).json).toEqual({ valid: false, reason: 'GRACE_UNBOUND' });
+    expect((await validate(t, args, '127.0.0.9')).json).toEqual({ valid: true, reason: 'GRACE' });
     const during = await readLicense(t, license.id);
     expect(during.usedHwids).toEqual(['BOUND']);
     expect(during.usedIps).toEqual(['127.0.0.1']);
@@ -183,7 +184,7 @@ describe.each(DIALECTS)('license policies (%s)', (dialect) => {
     const past = await validate(t, { ...args, nonce: nonce() });
     expect(past.json).toEqual({ valid: false, reason: 'EXPIRED' });
     expect(decodePayload(receiptOf(past)).graceEndsAtEpochMillis).toBeNull();
-    expect((await reasons(license.id)).slice(2)).toEqual(['GRACE', 'EXPIRED', 'EXPIRED', 'EXPIRED']);
+    expect((await reasons(license.id)).slice(2)).toEqual(['GRACE', 'GRACE_UNBOUND', 'GRACE', 'EXPIRED']);
     expect(await metricOf('GRACE', 'valid')).toBeGreaterThanOrEqual(1);
   });
 

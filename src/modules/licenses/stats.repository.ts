@@ -23,8 +23,8 @@ export async function countLicensesByLifecycle(db: Db, now: number): Promise<Rec
   const graceEnd = sql`(expires_at + coalesce(grace_days, 0) * ${sql.lit(DAY_MS)})`;
   const status = sql<LicenseStatus>`CASE
     WHEN revoked_at IS NOT NULL THEN 'revoked'
-    WHEN expires_at IS NOT NULL AND ${graceEnd} <= ${now} THEN 'expired'
-    WHEN expires_at IS NOT NULL AND expires_at <= ${now} THEN 'grace'
+    WHEN expires_at IS NOT NULL AND ${graceEnd} <= ${sql.lit(now)} THEN 'expired'
+    WHEN expires_at IS NOT NULL AND expires_at <= ${sql.lit(now)} THEN 'grace'
     WHEN expiry_basis = 'firstValidation' AND expires_at IS NULL AND expiry_started_at IS NULL THEN 'notStarted'
     ELSE 'active' END`;
   const rows = await db

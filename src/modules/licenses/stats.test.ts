@@ -36,7 +36,7 @@ describe.each(DIALECTS)('license stats (%s)', (dialect) => {
     const t = await freshApp();
     const res = await t.admin('GET', '/licenses/stats');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ active: 0, expired: 0, validationsByHour: [] });
+    expect(res.json).toEqual({ active: 0, expired: 0, byStatus: { active: 0, notStarted: 0, grace: 0, expired: 0, revoked: 0 }, validationsByHour: [] });
     const license = await newLicense(t);
     expect((await t.admin('GET', `/licenses/${license.id}`)).json.id).toBe(license.id);
   });

@@ -40,6 +40,7 @@ describe.each(DIALECTS)('orders (%s)', (dialect) => {
     const o = created.json;
     expect(o).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/), ...body, licenseIds: [l2, l1], createdAtEpochMillis: expect.any(Number),
+      kind: 'new', licenseId: l2, // sales: made by hand, about its first license
     });
     expect(Math.abs(o.createdAtEpochMillis - Date.now())).toBeLessThan(60_000);
     expect((await t.admin('GET', `/orders/${o.id}`)).json).toEqual(o);
@@ -49,7 +50,7 @@ describe.each(DIALECTS)('orders (%s)', (dialect) => {
     const replacement = { customerId: other.id, productIds: [p1.id], totalAmount: 0, licenseIds: [l1] };
     const put = await t.admin('PUT', `/orders/${o.id}`, { body: replacement });
     expect(put.status).toBe(200);
-    expect(put.json).toEqual({ id: o.id, ...replacement, createdAtEpochMillis: o.createdAtEpochMillis });
+    expect(put.json).toEqual({ id: o.id, ...replacement, createdAtEpochMillis: o.createdAtEpochMillis, kind: 'new', licenseId: l1 });
     expect((await t.admin('GET', `/orders/${o.id}`)).json).toEqual(put.json);
 
     const del = await t.admin('DELETE', `/orders/${o.id}`);
@@ -70,7 +71,7 @@ describe.each(DIALECTS)('orders (%s)', (dialect) => {
     const { customer, p1, l1 } = await parts();
     const o = await createOrder(t, { customerId: customer.id, productIds: [p1.id], licenseIds: [l1] });
     const put = await t.admin('PUT', `/orders/${o.id}`, { body: { customerId: customer.id, productIds: [p1.id], totalAmount: 12.5 } });
-    expect(put.json).toEqual({ ...o, totalAmount: 12.5, licenseIds: [] });
+    expect(put.json).toEqual({ ...o, totalAmount: 12.5, licenseIds: [], licenseId: null });
     expect((await t.admin('GET', `/orders/${o.id}`)).json.licenseIds).toEqual([]);
     const full = { customerId: customer.id, productIds: [p1.id], totalAmount: 1 };
     for (const field of ['customerId', 'productIds', 'totalAmount'] as const) {

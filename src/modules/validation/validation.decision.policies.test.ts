@@ -18,11 +18,14 @@ describe('decideValidation with license policies', () => {
     expect(decideValidation(facts({ revoked: true, requestedProductId: 'p2' })).reason).toBe('PRODUCT_MISMATCH');
   });
 
-  it('in grace passes bound values as GRACE (binding and freeing nothing) and refuses a new one as EXPIRED', () => {
+  it('in grace passes a bound HWID as GRACE, from any address (binding and freeing nothing), and refuses a new one as GRACE_UNBOUND', () => {
     const grace = { ...expired, graceEndsAtEpochMillis: NOW + 1000 };
     expect(decideValidation(facts(grace))).toEqual({ valid: true, reason: 'GRACE', bindIp: false, bindHwid: false, releaseIps: 0, releaseHwids: 0 });
-    expect(decideValidation(facts({ ...grace, hwid: free() })).reason).toBe('EXPIRED');
-    expect(decideValidation(facts({ ...grace, ip: { bound: false, used: 5, limit: 1, idle: 5 } }))).toMatchObject({ valid: false, releaseIps: 0 });
+    expect(decideValidation(facts({ ...grace, hwid: free() })).reason).toBe('GRACE_UNBOUND');
+    // a server whose address changed: the bound machine passes, the new address is not bound, nothing is freed for it
+    expect(decideValidation(facts({ ...grace, ip: { bound: false, used: 5, limit: 1, idle: 5 } }))).toEqual({
+      valid: true, reason: 'GRACE', bindIp: false, bindHwid: false, releaseIps: 0, releaseHwids: 0,
+    });
     expect(decideValidation(facts({ ...expired, graceEndsAtEpochMillis: NOW })).reason).toBe('EXPIRED'); // grace over
     expect(decideValidation(facts({ ...expired, graceEndsAtEpochMillis: null })).reason).toBe('EXPIRED');
   });
@@ -38,5 +41,11 @@ describe('decideValidation with license policies', () => {
     expect(effectiveFeatures('{"a":true,"b":1,"c":"x"}', '{"b":2,"c":null,"d":"y"}')).toEqual({ a: true, b: 2, d: 'y' });
     expect(effectiveFeatures(null, null)).toEqual({});
     expect(effectiveFeatures('{"a":1}', null)).toEqual({ a: 1 });
+  });
+
+  it('merges a tier between the product and the license, a tier null removing the product key', () => {
+    expect(effectiveFeatures('{"a":1,"b":1,"c":1}', '{"c":3}', '{"b":2,"a":null,"t":true}')).toEqual({ b: 2, c: 3, t: true });
+    expect(effectiveFeatures('{"a":1}', '{"a":null}', '{"a":2}')).toEqual({});
+    expect(effectiveFeatures(null, null, '{"pro":true}')).toEqual({ pro: true });
   });
 });

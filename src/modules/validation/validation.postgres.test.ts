@@ -94,7 +94,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('validation row locks (postgres)', () => {
     const at = (ts: number, over: Partial<{ hwid: string; version: number }> = {}) => ({ licenseId: license.id, ip: '127.0.0.1', hwid: 'HW', version, timestamp: ts, ...over });
     const recorded = await insertAttemptsIfStillBound(t.app.db, [at(1001), at(1002, { version: version - 1 }), at(1003), at(1004, { hwid: 'HW-UNBOUND' }), at(1005)]);
     // The stale version and the unbound HWID are not recorded, nor answered: answers carry the version they hold for.
-    expect(recorded).toEqual([{ license_id: license.id, ip: '127.0.0.1', hwid: 'HW', version, product_features: null, product_reveal_reasons: 0 }]);
+    expect(recorded).toEqual([{ license_id: license.id, ip: '127.0.0.1', hwid: 'HW', version, product_features: null, product_reveal_reasons: 0, tier_features: null }]);
     const history = (await readLicense(t, license.id)).validationAttempts.map((a) => a.timestampEpochMillis);
     expect(history.filter((ts) => ts < 2000).sort()).toEqual([1001, 1003, 1005]);
   });
