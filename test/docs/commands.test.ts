@@ -87,7 +87,7 @@ describe('shell commands of the README and docs', () => {
       .replaceAll('https://example.com/hooks/licensing', receiver.url);
 
   it('finds the documents with commands to run', () => {
-    expect(documents).toEqual(expect.arrayContaining(['README.md', 'docs/webhooks.md']));
+    expect(documents).toEqual(expect.arrayContaining(['README.md', 'docs/webhooks.md', 'docs/selling.md']));
   });
 
   it.each(DOCUMENTS.filter((file) => curlBlocks(file).length > 0))('%s: every curl command succeeds as pasted', async (file) => {
