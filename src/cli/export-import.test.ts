@@ -13,7 +13,7 @@ import { createOrder, createRole, generateKey, staffWith, newLicense, createProd
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import { base32Decode, codeForStep, stepAt } from '../modules/two-factor/totp.js';
 import { DERIVED_TABLES, TABLES } from './tables.js';
-import { announceExpired, announceExpiring } from '../modules/licenses/expiry-notices.js';
+import { announceExpired, announceExpiring, announceGraceEnded, announceTrialEnding } from '../modules/licenses/expiry-notices.js';
 import { startReceiver } from '../../test/helpers/webhook-receiver.js';
 import { polymartSignature } from '../modules/marketplace/polymart.signature.js';
 
@@ -119,6 +119,16 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     await newLicense(t, { productId: product.id, expiresAtEpochMillis: time.now() + 2000 });
     time.advance(2000); // the clock passes its expiry
     expect(await announceExpired(t.app.storage)).toBe(1);
+    // Sales: a tier and a license at it, a BuiltByBit purchase, a grace that ended, a trial ending.
+    const tiered = await createProduct(t, { graceDays: 1, tiers: [{ code: 'pro', name: 'Pro', features: { pro: true }, marketplaceResourceId: `tier-${Date.now()}` }] });
+    await newLicense(t, { productId: tiered.id, tier: 'pro', expiresAtEpochMillis: time.now() - 3 * 86_400_000 });
+    await newLicense(t, { productId: tiered.id, trial: true, expiresAtEpochMillis: time.now() + 3_600_000 });
+    const bbb = await t.req('POST', '/integrations/builtbybit/purchase', {
+      body: { secret: 'test-marketplace-secret', user_id: '4243', resource_id: product.marketplaceResourceId, purchase_date: 1764000000 },
+    });
+    expect(bbb.status, bbb.text).toBe(200);
+    expect(await announceGraceEnded(t.app.storage)).toBeGreaterThanOrEqual(1);
+    expect(await announceTrialEnding(t.app.storage)).toBe(1);
     const sourceLicense = (await t.admin('GET', `/licenses/${license.id}`)).json;
 
     const first = join(dir, `${dialect}-1.jsonl`);
