@@ -123,6 +123,7 @@ function applyZip64(entry: ZipEntry, extra: Buffer, start: number, length: numbe
 
 /** The extra fields of a record split: the ZIP64 one applied, the others kept as they were. */
 function readExtra(entry: ZipEntry, extra: Buffer): Buffer {
+  if (extra.length === 0) return extra;
   const kept: Buffer[] = [];
   let at = 0;
   while (at + 4 <= extra.length) {
@@ -134,9 +135,10 @@ function readExtra(entry: ZipEntry, extra: Buffer): Buffer {
     at += 4 + length;
   }
   if (at < extra.length) kept.push(extra.subarray(at));
-  return Buffer.concat(kept);
+  return kept.length === 1 ? kept[0]! : Buffer.concat(kept);
 }
 
+/** Records are read from one buffer of the whole directory; entries keep views into it. */
 function parseRecords(bytes: Buffer, place: ZipDirectoryPlace): ZipEntry[] {
   const list: ZipEntry[] = [];
   let at = 0;
@@ -148,7 +150,7 @@ function parseRecords(bytes: Buffer, place: ZipDirectoryPlace): ZipEntry[] {
     const nameAt = at + CENTRAL_BYTES;
     const next = nameAt + nameLength + extraLength + commentLength;
     if (next > bytes.length) throw new NotAZipError('The zip directory is damaged');
-    const rawName = Buffer.from(bytes.subarray(nameAt, nameAt + nameLength));
+    const rawName = bytes.subarray(nameAt, nameAt + nameLength);
     const entry: ZipEntry = {
       name: rawName.toString('utf8'),
       rawName,
@@ -165,11 +167,11 @@ function parseRecords(bytes: Buffer, place: ZipDirectoryPlace): ZipEntry[] {
       externalAttributes: bytes.readUInt32LE(at + 38),
       localOffset: bytes.readUInt32LE(at + 42),
       extra: Buffer.alloc(0),
-      comment: Buffer.from(bytes.subarray(next - commentLength, next)),
+      comment: bytes.subarray(next - commentLength, next),
       zip64: { uncompressed: false, compressed: false, offset: false },
       spanEnd: 0,
     };
-    entry.extra = Buffer.from(readExtra(entry, bytes.subarray(nameAt + nameLength, nameAt + nameLength + extraLength)));
+    entry.extra = readExtra(entry, bytes.subarray(nameAt + nameLength, nameAt + nameLength + extraLength));
     list.push(entry);
     at = next;
   }

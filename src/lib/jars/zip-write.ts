@@ -59,8 +59,8 @@ export function centralRecord(entry: ZipEntry): Buffer {
     zip64.writeUInt16LE(8 * values.length, 2);
     values.forEach((v, i) => zip64.writeBigUInt64LE(BigInt(v), 4 + 8 * i));
   }
-  const extra = Buffer.concat([zip64, entry.extra]);
-  const record = Buffer.alloc(46);
+  const extraLength = zip64.length + entry.extra.length;
+  const record = Buffer.allocUnsafe(46 + entry.rawName.length + extraLength + entry.comment.length);
   record.writeUInt32LE(0x02014b50, 0);
   record.writeUInt16LE(entry.versionMadeBy, 4);
   record.writeUInt16LE(values.length > 0 ? Math.max(entry.versionNeeded, ZIP64_VERSION) : entry.versionNeeded, 6);
@@ -72,13 +72,15 @@ export function centralRecord(entry: ZipEntry): Buffer {
   record.writeUInt32LE(big.compressed ? ALL_ONES_32 : entry.compressedSize, 20);
   record.writeUInt32LE(big.uncompressed ? ALL_ONES_32 : entry.uncompressedSize, 24);
   record.writeUInt16LE(entry.rawName.length, 28);
-  record.writeUInt16LE(extra.length, 30);
+  record.writeUInt16LE(extraLength, 30);
   record.writeUInt16LE(entry.comment.length, 32);
   record.writeUInt16LE(0, 34); // disk
   record.writeUInt16LE(entry.internalAttributes, 36);
   record.writeUInt32LE(entry.externalAttributes, 38);
   record.writeUInt32LE(big.offset ? ALL_ONES_32 : entry.localOffset, 42);
-  return Buffer.concat([record, entry.rawName, extra, entry.comment]);
+  let at = 46;
+  for (const part of [entry.rawName, zip64, entry.extra, entry.comment]) at += part.copy(record, at);
+  return record;
 }
 
 /** The end records for a directory of `entries` records, `size` bytes, starting at `offset`. */
