@@ -2,9 +2,10 @@
 // method call and a returned literal, after a Long and a Double in the constant pool; one
 // placeholder inlined into another class; a class whose name is not ASCII; a class with none.
 // demo.Stamped prints each value it holds, non-ASCII characters as \uXXXX (javaEscaped).
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Placeholder } from '../../src/lib/jars/index.js';
-import { compileJava, writeTree } from './java-jars.js';
+import { compileJava, run, writeTree } from './java-jars.js';
 
 export const DEMO_SOURCES: Record<string, string> = {
   'demo/Stamped.java': `package demo;
@@ -99,4 +100,17 @@ export async function buildDemo(dir: string): Promise<{ classes: string; resourc
   const resources = join(dir, 'resources');
   writeTree(resources, DEMO_RESOURCES);
   return { classes, resources };
+}
+
+const MiB = 1024 * 1024;
+
+/** A jar of about 30 MB: the demo's classes between 16 MiB of random stored resources and
+ *  18 base64 text files deflated to about 3/4 (Info-ZIP's zip, entry after entry). */
+export async function buildLargeJar(dir: string, path: string): Promise<void> {
+  const roots = await buildDemo(dir);
+  const stored = join(dir, 'stored');
+  const deflated = join(dir, 'deflated');
+  writeTree(stored, Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`data/random-${i}.bin`, randomBytes(MiB)])));
+  writeTree(deflated, Object.fromEntries(Array.from({ length: 18 }, (_, i) => [`text/encoded-${i}.txt`, randomBytes((MiB * 3) / 4).toString('base64')])));
+  await run('sh', ['-c', `cd ${stored} && zip -q -0 -r ${path} . && cd ${roots.classes} && zip -q -r ${path} . && cd ${roots.resources} && zip -q -r ${path} . && cd ${deflated} && zip -q -r ${path} .`]);
 }
