@@ -4,7 +4,8 @@ import { NotAZipError } from './not-a-zip-error.js';
 
 export interface RandomAccessFile {
   size: number;
-  /** Exactly `length` bytes from `position` (the library never asks past `size`). */
+  /** Exactly `length` bytes from `position` (the library never asks past `size`), in a
+   *  Buffer the caller may keep: a download passes it on to the stream as it is. */
   read(position: number, length: number): Promise<Buffer>;
 }
 
