@@ -61,6 +61,18 @@ describe('stampJar on jars made by the JDK', () => {
     expect(JSON.parse(JSON.stringify(index))).toEqual(index);
   });
 
+  it('takes main from plugin.yml, else paper-plugin.yml, else bungee.yml; none: null', async () => {
+    const mainOf = async (name: string, files: Record<string, string>) => {
+      const root = join(dir, `descriptors-${name}`);
+      writeTree(root, { 'readme.txt': 'x', ...files });
+      return (await indexJar(bufferFile(readFileSync(await packJar(join(dir, `${name}.jar`), [root]))))).mainClass;
+    };
+    expect(await mainOf('paper', { 'plugin.yml': 'name: NoMain\n', 'paper-plugin.yml': 'main: dev.paper.Main\n', 'bungee.yml': 'main: dev.bungee.Main\n' })).toBe('dev.paper.Main');
+    expect(await mainOf('bungee', { 'bungee.yml': 'main: "dev.bungee.Main"\n' })).toBe('dev.bungee.Main');
+    expect(await mainOf('first', { 'plugin.yml': 'main: dev.spigot.Main\n', 'paper-plugin.yml': 'main: dev.paper.Main\n' })).toBe('dev.spigot.Main');
+    expect(await mainOf('nested', { 'sub/plugin.yml': 'main: dev.not.Root\n' })).toBeNull();
+  });
+
   for (const stored of [false, true]) {
     it(`${stored ? 'stored' : 'deflated (with data descriptors)'} entries: the stamped classes run and print the stamped values`, async () => {
       const original = readFileSync(await packJar(join(dir, `run-${stored}.jar`), [roots.classes, roots.resources], { stored }));
