@@ -143,7 +143,7 @@ describe('stampJar on jars made by the JDK', () => {
     expect((await stampFile(original)).equals(await stampFile(original))).toBe(true);
   });
 
-  it('a signed jar with placeholders is delivered unsigned and loads; one without keeps its signature', async () => {
+  it('a signed jar with placeholders is delivered unsigned and loads; one without keeps its signature', { timeout: 90_000 }, async () => {
     const keystore = join(dir, 'signing.p12');
     await run('keytool', ['-genkeypair', '-keystore', keystore, '-storetype', 'PKCS12', '-storepass', 'changeit', '-alias', 'vendor', '-keyalg', 'RSA', '-keysize', '2048', '-dname', 'CN=Vendor', '-validity', '2']);
     const sign = (path: string) => run('jarsigner', ['-keystore', keystore, '-storepass', 'changeit', path, 'vendor']);

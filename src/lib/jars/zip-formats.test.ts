@@ -58,7 +58,7 @@ describe('zip forms', () => {
     await stampsAndRuns(path);
   });
 
-  it('more than 65535 entries: ZIP64 end records are read and written', async () => {
+  it('more than 65535 entries: ZIP64 end records are read and written', { timeout: 90_000 }, async () => {
     const maker = join(dir, 'ManyEntries.java');
     writeFileSync(
       maker,
