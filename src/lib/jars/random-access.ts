@@ -47,6 +47,20 @@ export class ForwardReader {
     private readonly chunk = READ_CHUNK_BYTES,
   ) {}
 
+  /** Some bytes from `position` (at least one, at most `maxLength`): what the window holds, or
+   *  a new window read from there. Copying through it slices windows, never joins them. */
+  async readSome(position: number, maxLength: number): Promise<Buffer> {
+    const windowEnd = this.windowStart + this.window.length;
+    if (position < this.windowStart || position >= windowEnd) {
+      if (position < this.windowStart) throw new Error('ForwardReader reads at rising positions only');
+      if (position >= this.end) throw new NotAZipError(`A read starts past the end of the entries (at ${position})`);
+      this.window = await readRange(this.file, position, Math.min(this.chunk, this.end - position));
+      this.windowStart = position;
+    }
+    const from = position - this.windowStart;
+    return this.window.subarray(from, Math.min(this.window.length, from + maxLength));
+  }
+
   async read(position: number, length: number): Promise<Buffer> {
     if (position + length > this.end) throw new NotAZipError(`An entry runs past the end of the entries (${length} bytes at ${position})`);
     const windowEnd = this.windowStart + this.window.length;

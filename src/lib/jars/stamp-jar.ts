@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { encodeModifiedUtf8, replaceUtf8Constants } from './class-constants.js';
 import { PLACEHOLDERS, type JarIndex, type Placeholder } from './jar-index.js';
-import { ForwardReader, READ_CHUNK_BYTES, readRange, type RandomAccessFile } from './random-access.js';
+import { ForwardReader, READ_CHUNK_BYTES, type RandomAccessFile } from './random-access.js';
 import { prefixEnd, readZipDirectory, type ZipDirectory, type ZipEntry } from './zip-directory.js';
 import { DEFLATED, contentOf, readLocalRecord } from './zip-entry-data.js';
 import { DATA_DESCRIPTOR_FLAG, UTF8_FLAG, centralRecord, endRecords, localHeader, withoutZip64 } from './zip-write.js';
@@ -62,9 +62,8 @@ function addedEntry(extra: ExtraEntry, when: { time: number; date: number }): { 
 }
 
 /** A class entry with its placeholders replaced: a fresh local header and deflated data. */
-async function stampedEntry(file: RandomAccessFile, entry: ZipEntry, replacements: ReadonlyMap<string, Buffer>): Promise<{ entry: ZipEntry; bytes: Buffer }> {
-  // One read of the whole span: the header, the class and any data descriptor.
-  const record = await readLocalRecord(new ForwardReader(file, entry.spanEnd, entry.spanEnd - entry.localOffset), entry);
+async function stampedEntry(reader: ForwardReader, entry: ZipEntry, replacements: ReadonlyMap<string, Buffer>): Promise<{ entry: ZipEntry; bytes: Buffer }> {
+  const record = await readLocalRecord(reader, entry);
   const content = replaceUtf8Constants(contentOf(entry, record.compressed), replacements);
   const data = entry.method === DEFLATED ? deflateRawSync(content) : content;
   const stamped: ZipEntry = {
@@ -78,8 +77,13 @@ async function stampedEntry(file: RandomAccessFile, entry: ZipEntry, replacement
   return { entry: stamped, bytes: Buffer.concat([localHeader(stamped, withoutZip64(record.localExtra)), data]) };
 }
 
-async function* copyRange(file: RandomAccessFile, start: number, end: number): AsyncGenerator<Buffer> {
-  for (let at = start; at < end; at += READ_CHUNK_BYTES) yield await readRange(file, at, Math.min(READ_CHUNK_BYTES, end - at));
+/** [start, end) as the reader's windows hold it: slices, no copies. */
+async function* copyRange(reader: ForwardReader, start: number, end: number): AsyncGenerator<Buffer> {
+  for (let at = start; at < end; ) {
+    const bytes = await reader.readSome(at, end - at);
+    at += bytes.length;
+    yield bytes;
+  }
 }
 
 function checkIndex(file: RandomAccessFile, index: JarIndex, dir: ZipDirectory): Map<number, string> {
@@ -97,20 +101,23 @@ async function* stampedJar(file: RandomAccessFile, index: JarIndex, replacements
   const unsign = toStamp.size > 0;
   const leftOut = (e: ZipEntry) => replaced.has(e.name) || (unsign && isSignatureFile(e.name));
 
+  // One forward pass over the entries in READ_CHUNK_BYTES windows: copied ranges and the
+  // classes to stamp come out of the same reads (a file in database chunks: few round trips).
+  const reader = new ForwardReader(file, dir.offset);
   const written: ZipEntry[] = [];
   let position = prefixEnd(dir); // output bytes so far, counting the pending copy
   let pending: { start: number; end: number } = { start: 0, end: position };
   const flush = () => {
     const range = pending;
     pending = { start: 0, end: 0 };
-    return copyRange(file, range.start, range.end);
+    return copyRange(reader, range.start, range.end);
   };
   for (const entry of dir.list) {
     if (leftOut(entry)) {
       yield* flush();
     } else if (toStamp.has(entry.localOffset)) {
       yield* flush();
-      const stamped = await stampedEntry(file, entry, replacements);
+      const stamped = await stampedEntry(reader, entry, replacements);
       written.push({ ...stamped.entry, localOffset: position });
       position += stamped.bytes.length;
       yield stamped.bytes;

@@ -64,34 +64,38 @@ function safeNumber(value: bigint, what: string): number {
   return Number(value);
 }
 
-/** Finds the end record: in the last 4 KiB first (almost every zip), else the last 64 KiB. */
-async function findEnd(file: RandomAccessFile): Promise<{ at: number; tail: Buffer; tailStart: number }> {
-  for (const window of [4096, END_BYTES + MAX_COMMENT + ZIP64_LOCATOR_BYTES]) {
-    const length = Math.min(file.size, window);
-    const tailStart = file.size - length;
-    const tail = await readRange(file, tailStart, length);
-    for (let i = tail.length - END_BYTES; i >= 0; i -= 1) {
-      if (tail.readUInt32LE(i) !== END_SIGNATURE) continue;
-      if (i + END_BYTES + tail.readUInt16LE(i + 20) === tail.length) return { at: tailStart + i, tail, tailStart };
-    }
-    if (length === file.size) break;
+/** The last bytes of the file: the end records, and often the whole directory, in one read. */
+const TAIL_BYTES = 64 * 1024 + END_BYTES + ZIP64_LOCATOR_BYTES + ZIP64_END_BYTES;
+
+type ReadAt = (position: number, length: number) => Promise<Buffer>;
+
+/** Reads from the tail already read where it can, else from the file. */
+function tailReader(file: RandomAccessFile, tail: Buffer, tailStart: number): ReadAt {
+  return async (position, length) =>
+    position >= tailStart && position + length <= tailStart + tail.length ? tail.subarray(position - tailStart, position - tailStart + length) : readRange(file, position, length);
+}
+
+function findEnd(tail: Buffer): number {
+  for (let i = tail.length - END_BYTES; i >= Math.max(0, tail.length - END_BYTES - MAX_COMMENT); i -= 1) {
+    if (tail.readUInt32LE(i) === END_SIGNATURE && i + END_BYTES + tail.readUInt16LE(i + 20) === tail.length) return i;
   }
   throw new NotAZipError('Not a zip file: no end-of-central-directory record');
 }
 
 /** Where the directory is, from the end record (and its ZIP64 record when there is one). */
-export async function findZipDirectory(file: RandomAccessFile): Promise<ZipDirectoryPlace & { comment: Buffer }> {
-  const { at, tail, tailStart } = await findEnd(file);
-  const end = tail.subarray(at - tailStart);
+async function findZipDirectory(file: RandomAccessFile, readAt: ReadAt, tail: Buffer, tailStart: number): Promise<ZipDirectoryPlace & { comment: Buffer }> {
+  const endAt = findEnd(tail);
+  const end = tail.subarray(endAt);
+  const at = tailStart + endAt;
   if (end.readUInt16LE(4) !== 0 || end.readUInt16LE(6) !== 0) throw new NotAZipError('Multi-disk zips are not supported');
-  const comment = Buffer.from(end.subarray(END_BYTES));
+  const comment = end.subarray(END_BYTES);
   let place: ZipDirectoryPlace = { entries: end.readUInt16LE(10), size: end.readUInt32LE(12), offset: end.readUInt32LE(16) };
   let directoryEnd = at;
-  const locatorAt = at - ZIP64_LOCATOR_BYTES;
-  const locator = locatorAt >= 0 ? await readRange(file, locatorAt, ZIP64_LOCATOR_BYTES) : null;
+  const locator = at >= ZIP64_LOCATOR_BYTES ? await readAt(at - ZIP64_LOCATOR_BYTES, ZIP64_LOCATOR_BYTES) : null;
   if (locator && locator.readUInt32LE(0) === ZIP64_LOCATOR_SIGNATURE) {
     const recordAt = safeNumber(locator.readBigUInt64LE(8), 'ZIP64 end record offset');
-    const record = await readRange(file, recordAt, ZIP64_END_BYTES);
+    if (recordAt + ZIP64_END_BYTES > file.size) throw new NotAZipError('The zip names a ZIP64 end record that is not there');
+    const record = await readAt(recordAt, ZIP64_END_BYTES);
     if (record.readUInt32LE(0) !== ZIP64_END_SIGNATURE) throw new NotAZipError('The zip names a ZIP64 end record that is not there');
     if (record.readUInt32LE(16) !== 0 || record.readUInt32LE(20) !== 0) throw new NotAZipError('Multi-disk zips are not supported');
     place = {
@@ -190,9 +194,13 @@ function inFileOrder(list: ZipEntry[], directoryOffset: number): ZipEntry[] {
   return ordered;
 }
 
-/** The whole directory: one read of the end records and one of the directory itself. */
+/** The whole directory: one read of the file's last 64 KiB, and one more when the directory
+ *  starts before them. */
 export async function readZipDirectory(file: RandomAccessFile): Promise<ZipDirectory> {
-  const place = await findZipDirectory(file);
-  const bytes = await readRange(file, place.offset, place.size);
+  const tailStart = Math.max(0, file.size - TAIL_BYTES);
+  const tail = await readRange(file, tailStart, file.size - tailStart);
+  const readAt = tailReader(file, tail, tailStart);
+  const place = await findZipDirectory(file, readAt, tail, tailStart);
+  const bytes = await readAt(place.offset, place.size);
   return { ...place, list: inFileOrder(parseRecords(bytes, place), place.offset) };
 }
