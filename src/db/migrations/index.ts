@@ -22,6 +22,7 @@ import * as orderRefunds from './2026_11_29_0400_order_refunds.js';
 import * as signingKeyLastSigned from './2026_11_29_0500_signing_key_last_signed.js';
 import * as usernameSkeletons from './2026_11_30_0100_username_skeletons.js';
 import * as attemptsLicenseKeyShare from './2026_12_01_0100_attempts_license_key_share.js';
+import * as releases from './2026_12_20_0100_releases.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0500_signing_key_last_signed': signingKeyLastSigned,
   '2026_11_30_0100_username_skeletons': usernameSkeletons,
   '2026_12_01_0100_attempts_license_key_share': attemptsLicenseKeyShare,
+  '2026_12_20_0100_releases': releases,
 };

@@ -12,6 +12,7 @@ import {
   SharingAlertSchema,
   SlotLimitSchema,
   SlotTimeoutMinutesSchema,
+  UpdatesUntilSchema,
   ValidForDaysSchema,
 } from '../license-settings/license-settings.schemas.js';
 
@@ -21,6 +22,7 @@ import {
  */
 export const REASONS = [
   'VALID', 'GRACE', 'PRODUCT_MISMATCH', 'REVOKED', 'EXPIRED', 'IP_LIMIT_REACHED', 'HWID_LIMIT_REACHED', 'BLOCKED', 'UNKNOWN',
+  'VERSION_NOT_SUPPORTED',
 ] as const;
 export type Reason = (typeof REASONS)[number];
 /** The reasons of a successful attempt. */
@@ -105,6 +107,7 @@ export const LicenseSchema = Type.Object({
       'When the expiry clock started (creation, the first passing validation, or staff setting an expiry); null with expiryBasis fixed, and for a firstValidation license not yet started',
   }),
   graceDays: GraceDaysSchema(''),
+  updatesUntilEpochMillis: UpdatesUntilSchema(''),
   features: FeaturesSchema("The license's own overrides (a null value removes the product's key). ", true),
   effectiveFeatures: EffectiveFeaturesSchema,
   revealReasons: LicenseRevealReasonsSchema(''),
@@ -133,6 +136,7 @@ export const CreateLicenseBodySchema = Type.Object({
   selfReleaseLimit: Type.Optional(SelfReleaseLimitSchema("Omitted: the product's default. ")),
   ...policyInput("Omitted: the product's default (features: {}, revealReasons: null). "),
   sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
+  updatesUntilEpochMillis: Type.Optional(UpdatesUntilSchema("Omitted: now plus the product's updatesForDays (null when it has none). ")),
 });
 export type CreateLicenseBody = Static<typeof CreateLicenseBodySchema>;
 
@@ -169,6 +173,7 @@ export const UpdateLicenseBodySchema = Type.Object({
   selfReleaseLimit: Type.Optional(SelfReleaseLimitSchema('Omitted: null. ')),
   ...policyInput('Omitted: null (expiryBasis fixed, features {}). '),
   sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
+  updatesUntilEpochMillis: Type.Optional(UpdatesUntilSchema('Omitted: null. ')),
   usedIps: Type.Optional(BoundList('IP addresses')),
   usedHwids: Type.Optional(BoundList('hardware ids')),
   validationAttempts: Type.Optional(

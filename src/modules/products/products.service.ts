@@ -36,6 +36,8 @@ const toProduct = (row: ProductRow): Product => ({
   graceDays: row.grace_days,
   features: parseFeatures(row.features) as Product['features'],
   revealReasons: row.reveal_reasons === 1,
+  updatesForDays: row.updates_for_days,
+  refuseUnsupportedVersions: row.refuse_unsupported_versions === 1,
   createdAtEpochMillis: row.created_at,
 });
 
@@ -64,6 +66,8 @@ const toValues = (body: ProductBody): repo.ProductValues => {
   grace_days: body.graceDays ?? null,
   features: storeFeatures(body.features),
   reveal_reasons: body.revealReasons ? 1 : 0,
+  updates_for_days: body.updatesForDays ?? null,
+  refuse_unsupported_versions: body.refuseUnsupportedVersions ? 1 : null,
   };
 };
 
@@ -181,6 +185,8 @@ const PATCH_COLUMNS: Record<keyof ProductBody, keyof repo.ProductValues> = {
   features: 'features',
   sharingAlert: 'sharing_alert',
   revealReasons: 'reveal_reasons',
+  updatesForDays: 'updates_for_days',
+  refuseUnsupportedVersions: 'refuse_unsupported_versions',
 };
 
 /** Deletes a product no license or order refers to; the entry holds the record as it was. */
@@ -192,7 +198,7 @@ export async function deleteProduct(trx: Db, actor: string, id: string): Promise
     await repo.deleteProduct(trx, id);
   } catch (err) {
     // A license or order created for it since the count above.
-    if (isForeignKeyViolation(err)) throw conflict('Product is referenced by a license or order');
+    if (isForeignKeyViolation(err)) throw conflict('Product is referenced by a license, order or release');
     throw err;
   }
   await recordAudit(trx, actor, 'products.delete', product);
