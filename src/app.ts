@@ -23,6 +23,7 @@ import { licensesPlugin } from './modules/licenses/licenses.plugin.js';
 import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 import { licenseStatsRoutes } from './modules/licenses/stats.routes.js';
 import { validationRoutes } from './modules/validation/validation.routes.js';
+import { validationPlugin } from './modules/validation/validation.plugin.js';
 import { marketplaceRoutes } from './modules/marketplace/marketplace.routes.js';
 import { polymartRoutes } from './modules/marketplace/polymart.routes.js';
 import { metricsPlugin } from './modules/metrics/metrics.plugin.js';
@@ -73,6 +74,7 @@ export const PLUGINS = [
   licensesPlugin, // the expiring/expired scan
   blocklistPlugin, // blocklist
   sharingPlugin, // sharing
+  validationPlugin, // validation: the one decision path (blocklist, versions, engine, sharing)
   httpPlugin, // headers, validation, errors, authentication, NUL rejection, OpenAPI
   metricsPlugin, // GET /metrics and the timing of every route
   routesPlugin(ROUTES),

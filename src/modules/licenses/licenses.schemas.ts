@@ -216,6 +216,10 @@ export const ListLicensesQuerySchema = Type.Object({
 });
 export type ListLicensesQuery = Static<typeof ListLicensesQuerySchema>;
 
+/** A release version: 1-64 of `0-9 A-Z a-z . + _ -`, starting alphanumeric (releases, validation, update checks). */
+export const VERSION_PATTERN = '^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$';
+export const VersionSchema = (description: string) => Type.String({ pattern: VERSION_PATTERN, maxLength: 64, description, examples: ['1.4.2'] });
+
 export const ValidateBodySchema = Type.Object({
   licenseId: Type.String({ description: 'The license key', examples: ['7K3QD-9XW2M-PA4ZR-0HT6B-N5YCE'] }),
   productId: Type.String({ description: 'Product the client software belongs to' }),
@@ -227,6 +231,12 @@ export const ValidateBodySchema = Type.Object({
         'Fresh random value per request (16–128 of A-Z a-z 0-9 - _). With it, the 200 answer carries a signed `Validation-Receipt` header that repeats it.',
       examples: ['q0Zk8mX3vT1pR7sYc2Wn5uHa9JbLd4Ee'],
     }),
+  ),
+  version: Type.Optional(
+    VersionSchema(
+      'The version of the client software (recorded with the attempt). With the product\'s refuseUnsupportedVersions, an archived or ' +
+        'unknown version is refused (VERSION_NOT_SUPPORTED) and a deprecated one validates with `"deprecated": true` in the signed receipt.',
+    ),
   ),
   receiptFormat: Type.Optional(
     Type.Literal('batch', {
