@@ -40,6 +40,9 @@ import { staffPlugin } from './modules/staff/staff.plugin.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
 import { webhooksPlugin } from './modules/webhooks/webhooks.plugin.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { releasesRoutes } from './modules/releases/releases.routes.js';
+import { releaseFilesRoutes } from './modules/releases/release-files.routes.js';
+import { releaseDeliveryRoutes } from './modules/releases/release-delivery.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,6 +58,7 @@ const ROUTES = [
   healthRoutes, authRoutes, staffRoutes, accountRoutes, apiTokensRoutes, registrationKeysRoutes, rolesRoutes, auditRoutes,
   customersRoutes, productsRoutes, ordersRoutes, licensesRoutes, licenseStatsRoutes, validationRoutes, signingRoutes,
   licenseFileRoutes, marketplaceRoutes, polymartRoutes, webhooksRoutes, blocklistRoutes, sharingRoutes,
+  releasesRoutes, releaseFilesRoutes, releaseDeliveryRoutes,
 ];
 
 /**

@@ -32,6 +32,7 @@ const LAYERS = [
   'validation', // the decision, its facts, both engines, receipts, the public routes
   'orders',
   'marketplace',
+  'releases', // licensed downloads: decided by validation, signed by signing, stamped by lib/jars
 ];
 
 /** What a file imports: static, re-exported and dynamic specifiers. */

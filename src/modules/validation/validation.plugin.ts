@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import { createValidator } from './validation.service.js';
 import type { ValidationResult } from './validation.types.js';
 import { VERSION_CHANGES, VersionSupport } from './version-support.js';
+import { peekValidation, type Peeked } from './validation.peek.js';
 
 /** A validation as a route hands it over: the body's fields and the caller's address. */
 export interface LicenseCheck {
@@ -24,6 +25,8 @@ export interface CheckedLicense extends ValidationResult {
 
 export interface ValidationGate {
   check(request: LicenseCheck): Promise<CheckedLicense>;
+  /** Whether it would validate (the blocklist and the rule), recording and binding nothing; null: unknown license. */
+  peek(request: Omit<LicenseCheck, 'version'>): Promise<Peeked | null>;
   /** The versions in memory (reloaded by the releases module after its changes). */
   versions: VersionSupport;
 }
@@ -54,7 +57,10 @@ export const validationPlugin = fp(
       return { ...result, deprecated: standing === 'deprecated' && result.valid };
     };
 
-    app.decorate('validation', { check, versions });
+    const peek = (request: Omit<LicenseCheck, 'version'>) =>
+      peekValidation(app.db, { ...request, blocked: app.blocklist.check({ ip: request.ip, hwid: request.hwid, licenseId: request.licenseId, productId: request.productId }) });
+
+    app.decorate('validation', { check, peek, versions });
     app.addHook('onClose', async () => {
       await versions.stop();
       await validator.close();
