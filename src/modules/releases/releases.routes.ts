@@ -70,11 +70,11 @@ export const releasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'releases:write' },
       schema: {
         tags,
-        summary: "Change a release's notes (a draft's version and channel too)",
+        summary: "Change a release's notes (a draft's channel too)",
         description: `Audited as \`releases.update\`. ${IN_FORCE}`,
         params: IdParams,
         body: PatchReleaseBodySchema,
-        response: { 200: ReleaseSchema, 404: NOT_FOUND, 409: ErrorAnswer('A published release keeps its version and channel, or the version exists in the channel') },
+        response: { 200: ReleaseSchema, 404: NOT_FOUND, 409: ErrorAnswer('A published release keeps its channel, or the version exists in the other channel') },
       },
     },
     async (request) => app.transaction((trx) => releases.patchRelease(trx, request.actor.username, request.params.id, request.body)),

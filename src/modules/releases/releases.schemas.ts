@@ -51,11 +51,14 @@ export type CreateReleaseBody = Static<typeof CreateReleaseBodySchema>;
 
 export const PatchReleaseBodySchema = Type.Object(
   {
-    version: Type.Optional(VersionSchema('A draft\'s only: a published release keeps its version (409)')),
     channel: Type.Optional(ChannelSchema('A draft\'s only (409 otherwise)')),
     notes: Type.Optional(Notes),
   },
-  { description: 'Fields given are set, others kept; at least one', minProperties: 1, additionalProperties: false, examples: [{ notes: 'Now with more speed' }] },
+  {
+    description: 'Fields given are set, others kept; at least one. The version is fixed at creation (a draft with a wrong one is deleted and made again).',
+    minProperties: 1,
+    examples: [{ notes: 'Now with more speed' }],
+  },
 );
 export type PatchReleaseBody = Static<typeof PatchReleaseBodySchema>;
 

@@ -93,12 +93,11 @@ export async function patchRelease(trx: Db, actor: string, id: string, patch: Pa
   const row = await releaseRow(trx, id);
   const values: Partial<ReleasesTable> = { updated_at: clock.now() };
   if (patch.notes !== undefined) values.notes = patch.notes;
-  for (const field of ['version', 'channel'] as const) {
-    if (patch[field] === undefined || patch[field] === row[field]) continue;
-    if (row.status !== 'draft') throw conflict(`A ${row.status} release keeps its ${field}`);
-    values[field] = patch[field];
+  if (patch.channel !== undefined && patch.channel !== row.channel) {
+    if (row.status !== 'draft') throw conflict(`A ${row.status} release keeps its channel`);
+    values.channel = patch.channel;
   }
-  await uniqueVersion(values.version ?? row.version, values.channel ?? row.channel, () => repo.updateRelease(trx, id, values));
+  await uniqueVersion(row.version, values.channel ?? row.channel, () => repo.updateRelease(trx, id, values));
   return changed(trx, actor, 'releases.update', await getRelease(trx, id));
 }
 
