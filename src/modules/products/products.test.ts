@@ -11,6 +11,8 @@ const OPTIONAL_NULLS = {
   slotTimeoutMinutes: null, selfReleaseLimit: null, sharingAlert: null,
   // License policies (DECISIONS.md): the defaults that keep SPEC.md's behaviour
   expiryBasis: 'fixed', validForDays: null, graceDays: null, features: {}, revealReasons: false,
+  // Releases: no updates window of its own, no version refused
+  updatesForDays: null, refuseUnsupportedVersions: false,
 };
 
 describe.each(DIALECTS)('products (%s)', (dialect) => {

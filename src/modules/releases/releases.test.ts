@@ -273,6 +273,13 @@ describe.each(DIALECTS)('releases (%s)', (dialect) => {
     expect((await validate(t, { licenseId: license.id, productId: product.id, hwid: 'HW', version: 'bad version' })).status).toBe(400);
   });
 
+  it('traces nothing in a jar this service did not stamp, and refuses a body that is not a jar', async () => {
+    const plain = storedZip({ 'plugin.yml': 'main: a.B\n' });
+    expect((await t.admin('POST', '/releases/trace', { rawBody: plain, headers: { 'content-type': 'application/java-archive' } })).json).toEqual({ error: 'Not a stamped download' });
+    expect((await t.admin('POST', '/releases/trace', { rawBody: 'garbage' })).json).toEqual({ error: 'The body is not a readable jar (zip)' });
+    expect((await t.admin('POST', '/releases/trace', { rawBody: randomBytes(MAX_BYTES + 1) })).status).toBe(413);
+  });
+
   it('needs releases:read to read and releases:write to change', async () => {
     const product = await createProduct(t);
     const release = await newRelease(t, product.id, { version: '1.0.0' });
