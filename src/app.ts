@@ -23,6 +23,7 @@ import { licensesPlugin } from './modules/licenses/licenses.plugin.js';
 import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 import { licenseStatsRoutes } from './modules/licenses/stats.routes.js';
 import { validationRoutes } from './modules/validation/validation.routes.js';
+import { validationPlugin } from './modules/validation/validation.plugin.js';
 import { marketplaceRoutes } from './modules/marketplace/marketplace.routes.js';
 import { polymartRoutes } from './modules/marketplace/polymart.routes.js';
 import { builtByBitRoutes } from './modules/marketplace/builtbybit.routes.js';
@@ -41,6 +42,9 @@ import { staffPlugin } from './modules/staff/staff.plugin.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
 import { webhooksPlugin } from './modules/webhooks/webhooks.plugin.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { releasesRoutes } from './modules/releases/releases.routes.js';
+import { releaseFilesRoutes } from './modules/releases/release-files.routes.js';
+import { releaseDeliveryRoutes } from './modules/releases/release-delivery.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,6 +60,7 @@ const ROUTES = [
   healthRoutes, authRoutes, staffRoutes, accountRoutes, apiTokensRoutes, registrationKeysRoutes, rolesRoutes, auditRoutes,
   customersRoutes, productsRoutes, ordersRoutes, licensesRoutes, salesRoutes, licenseStatsRoutes, validationRoutes, signingRoutes,
   licenseFileRoutes, marketplaceRoutes, polymartRoutes, builtByBitRoutes, webhooksRoutes, blocklistRoutes, sharingRoutes,
+  releasesRoutes, releaseFilesRoutes, releaseDeliveryRoutes,
 ];
 
 /**
@@ -75,6 +80,7 @@ export const PLUGINS = [
   licensesPlugin, // the expiring/expired scan
   blocklistPlugin, // blocklist
   sharingPlugin, // sharing
+  validationPlugin, // validation: the one decision path (blocklist, versions, engine, sharing)
   httpPlugin, // headers, validation, errors, authentication, NUL rejection, OpenAPI
   metricsPlugin, // GET /metrics and the timing of every route
   routesPlugin(ROUTES),

@@ -34,6 +34,8 @@ export interface Config {
   webhookRateLimit: number;
   /** 0 keeps every attempt. */
   validationHistoryMax: number;
+  /** Largest release file an upload may send (PUT /releases/{id}/file); larger: 413. */
+  releaseMaxBytes: number;
   masterAdmin: { username: string; password: string; email: string | null } | null;
   logLevel: string;
   /** How long SQLite waits for another connection's write lock before the request fails with 503. */
@@ -79,6 +81,7 @@ const KEYS = {
   validationRateLimit: ['VALIDATION_RATE_LIMIT', 'rateLimits.validation'],
   webhookRateLimit: ['WEBHOOK_RATE_LIMIT', 'rateLimits.webhook'],
   validationHistoryMax: ['VALIDATION_HISTORY_MAX', 'validation.historyMax'],
+  releaseMaxBytes: ['RELEASE_MAX_BYTES', 'releases.maxBytes'],
   masterAdminUsername: ['MASTER_ADMIN_USERNAME', 'masterAdmin.username'],
   masterAdminPassword: ['MASTER_ADMIN_PASSWORD', 'masterAdmin.password'],
   masterAdminEmail: ['MASTER_ADMIN_EMAIL', 'masterAdmin.email'],
@@ -227,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validationRateLimit: int('validationRateLimit', 30, 1),
     webhookRateLimit: int('webhookRateLimit', 60, 1),
     validationHistoryMax: int('validationHistoryMax', 1000, 0),
+    releaseMaxBytes: int('releaseMaxBytes', 100 * 1024 * 1024, 1),
     masterAdmin:
       adminUsername !== null && adminPassword !== null
         ? { username: adminUsername, password: adminPassword, email: str('masterAdminEmail') }

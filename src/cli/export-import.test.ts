@@ -13,6 +13,7 @@ import { createOrder, createRole, generateKey, staffWith, newLicense, createProd
 import { ADMIN, createTestDatabase, DIALECTS, startTestApp, type TestApp, type TestDatabase } from '../../test/helpers/test-app.js';
 import { base32Decode, codeForStep, stepAt } from '../modules/two-factor/totp.js';
 import { DERIVED_TABLES, TABLES } from './tables.js';
+import { downloadRelease, newRelease } from '../../test/helpers/releases.js';
 import { announceExpired, announceExpiring, announceGraceEnded, announceTrialEnding } from '../modules/licenses/expiry-notices.js';
 import { startReceiver } from '../../test/helpers/webhook-receiver.js';
 import { polymartSignature } from '../modules/marketplace/polymart.signature.js';
@@ -93,6 +94,9 @@ describe.each(DIALECTS)('cli export and import (%s source)', (dialect) => {
     await createOrder(t, { licenseIds: [license.id] });
     const rule = await t.admin('POST', '/blocklist', { body: { type: 'hwid', value: 'HW-9', licenseId: license.id, mode: 'flag', note: 'export' } });
     expect(rule.status).toBe(201);
+    // Releases: a file in chunks (bytes, base64 in the file), and a licensed download of it.
+    await newRelease(t, product.id, { version: '1.0.0', bytes: Buffer.from('the plugin file \u0000\u00ff bytes') });
+    expect((await downloadRelease(t, { licenseId: license.id, productId: product.id, hwid: 'HW-1' })).status).toBe(200);
     const webhook = await t.req('POST', '/marketplace', {
       form: { secret: 'test-marketplace-secret', user_id: '4242', resource_id: (await t.admin('GET', `/products/${product.id}`)).json.marketplaceResourceId, marketplace: 'true' },
     });

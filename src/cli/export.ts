@@ -8,6 +8,7 @@ import { appliedMigrations, readTablePage } from '../db/storage/table-copy.js';
 import { CliError, oneFileArgument, type Command } from './command.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader } from './export-format.js';
 import { TABLES } from './tables.js';
+import { toText } from './export-format.js';
 import { clock } from '../lib/clock.js';
 
 const PAGE = 2000;
@@ -34,11 +35,12 @@ export async function exportDatabase(databaseUrl: string, file: string): Promise
       write(`${JSON.stringify(header)}\n`);
       for (const table of TABLES) {
         let count = 0;
-        for (let offset = 0; ; offset += PAGE) {
-          const rows = await readTablePage(snapshot, table, offset, PAGE);
-          if (rows.length > 0) write(rows.map((row) => `${JSON.stringify({ table: table.name, row })}\n`).join(''));
+        const page = table.rowsPerPage ?? PAGE;
+        for (let offset = 0; ; offset += page) {
+          const rows = await readTablePage(snapshot, table, offset, page);
+          if (rows.length > 0) write(rows.map((row) => `${JSON.stringify({ table: table.name, row: toText(table, row) })}\n`).join(''));
           count += rows.length;
-          if (rows.length < PAGE) break;
+          if (rows.length < page) break;
         }
         counts[table.name] = count;
       }

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { createDb, migrateToLatest } from '../db/database.js';
 import { advanceIdentitySequences, appliedMigrations, insertTableRows, tableHasRows } from '../db/storage/table-copy.js';
 import { CliError, oneFileArgument, type Command } from './command.js';
-import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader, type ExportRow } from './export-format.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, fromText, type ExportHeader, type ExportRow } from './export-format.js';
 import { TABLES, type TableSpec } from './tables.js';
 
 const ROWS_PER_INSERT = 200;
@@ -93,9 +93,13 @@ export async function importDatabase(databaseUrl: string, file: string): Promise
           await flush();
           current = target;
         }
-        pending.push(row);
+        try {
+          pending.push(fromText(target.spec, row));
+        } catch (err) {
+          throw new CliError(`line ${lineNumber}: ${(err as Error).message}`);
+        }
         counts[target.spec.name] = (counts[target.spec.name] ?? 0) + 1;
-        if (pending.length >= ROWS_PER_INSERT) await flush();
+        if (pending.length >= (target.spec.rowsPerPage ?? ROWS_PER_INSERT)) await flush();
       }
       if (lineNumber === 0) throw new CliError(`${file} is empty`);
       await flush();

@@ -6,6 +6,10 @@ export interface TableSpec {
   orderBy: string[];
   /** A column the database generates (PostgreSQL identity): imported as is, then the sequence moves past it. */
   identity?: string;
+  /** Byte columns (BLOB/bytea): written as base64 text, read back as bytes. */
+  binary?: string[];
+  /** Rows per page read and per insert, for tables of large rows (default: the commands' own). */
+  rowsPerPage?: number;
 }
 
 export const TABLES: TableSpec[] = [
@@ -42,11 +46,16 @@ export const TABLES: TableSpec[] = [
   { name: 'license_trial_ending_notices', orderBy: ['license_id', 'expires_at'] },
   { name: 'blocklist_rules', orderBy: ['id'] }, // hits included
   { name: 'license_sightings', orderBy: ['license_id', 'kind', 'value'] }, // the sharing detector's window
+  { name: 'release_files', orderBy: ['id'] },
+  // 1 MiB each: a few rows at a time keep export and import in constant memory
+  { name: 'release_file_chunks', orderBy: ['file_id', 'chunk_index'], binary: ['data'], rowsPerPage: 4 },
+  { name: 'releases', orderBy: ['id'] },
+  { name: 'release_downloads', orderBy: ['id'] },
 ];
 
 /**
  * Tables the database keeps itself (triggers on validation_attempts fill the hourly
- * counters; the blocklist's version row is made by its migration and only signals
- * changes): not exported, rebuilt as the attempts are imported.
+ * counters; the blocklist's and releases' version rows are made by their migrations and only
+ * signal changes): not exported, rebuilt as the attempts are imported.
  */
-export const DERIVED_TABLES = ['validation_counts_by_hour', 'blocklist_version'];
+export const DERIVED_TABLES = ['validation_counts_by_hour', 'blocklist_version', 'release_versions_version'];

@@ -133,6 +133,10 @@ export interface ProductsTable {
   features: string | null;
   /** 1: the validate body carries the reason (licenses whose own setting is null) */
   reveal_reasons: Generated<number>;
+  /** days of updates from the sale (null: the license's expiry rule) */
+  updates_for_days: number | null;
+  /** 1: validation refuses archived and unknown versions */
+  refuse_unsupported_versions: number | null;
   created_at: number;
 }
 
@@ -171,6 +175,8 @@ export interface LicensesTable {
   tier: string | null;
   /** 1: a trial (a sale converts it) */
   trial: Generated<number>;
+  /** releases published up to this moment are the license's (null: its expiry rule) */
+  updates_until: number | null;
   version: number;
   created_at: number;
 }
@@ -232,6 +238,8 @@ export interface ValidationAttemptsTable {
   successful: number;
   /** VALID, PRODUCT_MISMATCH, EXPIRED, IP_LIMIT_REACHED, HWID_LIMIT_REACHED */
   reason: string;
+  /** the version the client software named (null: none) */
+  client_version?: string | null;
 }
 
 export type NewValidationAttempt = Insertable<ValidationAttemptsTable>;
@@ -407,6 +415,58 @@ export interface LicenseSightingsTable {
   last_seen_at: number;
 }
 
+/** A release file's facts; its bytes are in release_file_chunks. */
+export interface ReleaseFilesTable {
+  id: string;
+  name: string;
+  size: number;
+  sha256: string;
+  chunk_size: number;
+  main_class: string | null;
+  /** JSON JarIndex (src/lib/jars) for a jar, else null */
+  jar_index: string | null;
+  /** null while its chunks are written */
+  completed_at: number | null;
+  created_at: number;
+}
+
+export interface ReleaseFileChunksTable {
+  file_id: string;
+  chunk_index: number;
+  data: Buffer;
+}
+
+export interface ReleasesTable {
+  id: string;
+  product_id: string;
+  version: string;
+  channel: string;
+  status: string;
+  notes: string | null;
+  file_id: string | null;
+  created_at: number;
+  published_at: number | null;
+  updated_at: number;
+}
+
+export interface ReleaseDownloadsTable {
+  id: string;
+  release_id: string;
+  license_id: string;
+  customer_id: string | null;
+  ip: string;
+  hwid: string | null;
+  at: number;
+  sha256: string;
+  nonce: string | null;
+}
+
+/** One row (id 1): bumped by every release change, polled by every instance's version cache. */
+export interface ReleaseVersionsVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   staff: StaffTable;
@@ -443,4 +503,9 @@ export interface Database {
   blocklist_rules: BlocklistRulesTable;
   blocklist_version: BlocklistVersionTable;
   license_sightings: LicenseSightingsTable;
+  release_files: ReleaseFilesTable;
+  release_file_chunks: ReleaseFileChunksTable;
+  releases: ReleasesTable;
+  release_downloads: ReleaseDownloadsTable;
+  release_versions_version: ReleaseVersionsVersionTable;
 }

@@ -55,11 +55,11 @@ function errorResponses(route: RouteOptions, textErrors: boolean): Record<string
   return errors;
 }
 
-/** Whether the route answers plain text (its success answer declares no JSON). */
+/** Whether the route answers plain text (an answer declares text/plain; a file download's errors stay JSON). */
 function answersText(declared: Record<string, unknown>): boolean {
   return Object.values(declared).some((answer) => {
     const content = (answer as { content?: Record<string, unknown> }).content;
-    return content !== undefined && !('application/json' in content);
+    return content !== undefined && 'text/plain' in content;
   });
 }
 

@@ -20,6 +20,11 @@ const RECORDS: Record<string, (t: TestApp) => Promise<string>> = {
     if (res.status !== 201) throw new Error(`blocklist: ${res.status} ${res.text}`);
     return `/blocklist/${res.json.id}`;
   },
+  '/releases/:id': async (t) => {
+    const res = await t.admin('POST', `/products/${(await createProduct(t)).id}/releases`, { body: { version: '1.0.0' } });
+    if (res.status !== 201) throw new Error(`releases: ${res.status} ${res.text}`);
+    return `/releases/${res.json.id}`;
+  },
 };
 
 function expectErrorOnly(res: TestResponse): void {

@@ -20,6 +20,13 @@ export interface SlotsReleased {
   count: number;
 }
 
+/** A release download finished or was cut: how many bytes were sent, of a stamped jar or as stored. */
+export interface ReleaseSent {
+  stamped: boolean;
+  bytes: number;
+}
+
+const releaseChannel = channel('licensing:release-download');
 const validationChannel = channel('licensing:validation');
 const slotReleaseChannel = channel('licensing:slot-release');
 const groupCommitChannel = channel('licensing:group-commit');
@@ -75,4 +82,15 @@ export function onWebhookAttempt(listener: (event: WebhookAttempted) => void): (
   const handler = (message: unknown) => listener(message as WebhookAttempted);
   webhookChannel.subscribe(handler);
   return () => webhookChannel.unsubscribe(handler);
+}
+
+/** One release download ended (completely or not). */
+export function reportReleaseSent(stamped: boolean, bytes: number): void {
+  if (releaseChannel.hasSubscribers) releaseChannel.publish({ stamped, bytes } satisfies ReleaseSent);
+}
+
+export function onReleaseSent(listener: (event: ReleaseSent) => void): () => void {
+  const handler = (message: unknown) => listener(message as ReleaseSent);
+  releaseChannel.subscribe(handler);
+  return () => releaseChannel.unsubscribe(handler);
 }

@@ -33,6 +33,7 @@ const LAYERS = [
   'orders',
   'sales', // the one purchase rule (convert, renew, reuse, create; move the tier) and staff renewals
   'marketplace',
+  'releases', // licensed downloads: decided by validation, signed by signing, stamped by lib/jars
 ];
 
 /** What a file imports: static, re-exported and dynamic specifiers. */

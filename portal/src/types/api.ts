@@ -1399,6 +1399,238 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/products/{id}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a product's releases, newest first
+         * @description Every release without `limit`; `limit`/`offset` page the list, `channel` and `status` filter it; `X-Total-Count` says how many match.
+         *
+         *     Requires permission `releases:read`
+         */
+        get: operations["getProductsByIdReleases"];
+        put?: never;
+        /**
+         * Create a release (a draft)
+         * @description A draft, invisible to licenses until published. Audited as `releases.create`. In force for validation (versions) at once on this instance and within a second on every other.
+         *
+         *     Requires permission `releases:write`
+         */
+        post: operations["postProductsByIdReleases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/releases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a release
+         * @description Requires permission `releases:read`
+         */
+        get: operations["getReleasesById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a draft or archived release
+         * @description Its file and its download records go with it. Audited as `releases.delete`. In force for validation (versions) at once on this instance and within a second on every other.
+         *
+         *     Requires permission `releases:write`
+         */
+        delete: operations["deleteReleasesById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a release's notes (a draft's channel too)
+         * @description Audited as `releases.update`. In force for validation (versions) at once on this instance and within a second on every other.
+         *
+         *     Requires permission `releases:write`
+         */
+        patch: operations["patchReleasesById"];
+        trace?: never;
+    };
+    "/releases/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a release
+         * @description Licenses may have it from now (publishedAtEpochMillis is set the first time). Needs a file (409 `Release has no file`). Event `releases.published`. Audited as `releases.publish`. In force for validation (versions) at once on this instance and within a second on every other.
+         *
+         *     Requires permission `releases:write`
+         */
+        post: operations["postReleasesByIdPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/releases/{id}/deprecate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deprecate a release
+         * @description Still delivered; a validation naming it answers with `"deprecated": true` in its signed receipt. Event `releases.deprecated`. Audited as `releases.deprecate`. In force for validation (versions) at once on this instance and within a second on every other.
+         *
+         *     Requires permission `releases:write`
+         */
+        post: operations["postReleasesByIdDeprecate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/releases/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a release
+         * @description No longer delivered (404 to licenses); where the product refuses unsupported versions, a validation naming it is refused (VERSION_NOT_SUPPORTED). Event `releases.archived`. Audited as `releases.archive`. In force for validation (versions) at once on this instance and within a second on every other.
+         *
+         *     Requires permission `releases:write`
+         */
+        post: operations["postReleasesByIdArchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/releases/{id}/downloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the downloads of a release, newest first
+         * @description Every licensed download, with the sha256 of the bytes sent (a stamped jar is unique per download). `limit`/`offset` page the list.
+         *
+         *     Requires permission `releases:read`
+         */
+        get: operations["getReleasesByIdDownloads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/releases/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload a draft release's file
+         * @description The raw file is the body (any content type), its name in `X-File-Name`; it is stored in the database as it arrives (at most RELEASE_MAX_BYTES, default 100 MiB) and its sha256 computed on the way. A `.jar` must be a readable zip, and `main` of its plugin.yml, paper-plugin.yml or bungee.yml becomes `mainClass`. Replaces the draft's file; a published (deprecated, archived) release's file cannot change. Audited as `releases.file`.
+         *
+         *     Requires permission `releases:write`
+         */
+        put: operations["putReleasesByIdFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/releases/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find the download a leaked jar came from
+         * @description The jar is the raw body (at most RELEASE_MAX_BYTES). Found by its signed `META-INF/LICENSING-DOWNLOAD.jws` (verified with the service's published keys) or, when that entry was stripped, by a value stamped into its class files.
+         *
+         *     Requires permission `releases:read`
+         */
+        post: operations["postReleasesTrace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/releases/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download a release with a license (public)
+         * @description Decided exactly as POST /licenses/validate (blocklist, checks, bindings, the attempt recorded, rate limit). Then sends the named version of the channel (stable by default), or the newest published one, that the license may have: releases published no later than its updatesUntilEpochMillis (else its expiry, or the end of its grace; a perpetual license: all). A jar is stamped for this download: the placeholders %%__LICENSING_KEY__%%, %%__LICENSING_CUSTOMER__%%, %%__LICENSING_DOWNLOAD__%% and %%__LICENSING_NONCE__%% in its class files' constant pools become the key, the customer id, the download id and a random value, and the entry META-INF/LICENSING-DOWNLOAD.jws (JWS typ download: {downloadId, licenseId, releaseId, sha256 of the release's file, iatEpochMillis}) is added. Each download is recorded (GET /releases/{id}/downloads).
+         */
+        post: operations["postReleasesDownload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/releases/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask whether a newer release exists (public)
+         * @description Whether the license would validate from this machine (binding and recording nothing; the version named is not refused here, so an archived build can still learn of its replacement), the newest release of the channel it may have, the named version's status, and whether that is an update. With a `nonce`, the header `Validation-Receipt` carries a JWS (EdDSA, typ release-check) over {licenseId, productId, hwid (null when not given), nonce, valid, latest, timestampEpochMillis}, verifiable with GET /.well-known/jwks.json (signed with the key `Receipt-Key-Ids` pins, as validation receipts are).
+         */
+        post: operations["postReleasesLatest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -1681,7 +1913,7 @@ export type components = {
              *       "licenses:read"
              *     ]
              */
-            permissions: ("customers:read" | "customers:write" | "customers:delete" | "products:read" | "products:write" | "products:delete" | "licenses:read" | "licenses:write" | "licenses:delete" | "orders:read" | "orders:write" | "orders:delete" | "roles:read" | "roles:write" | "roles:delete" | "staff:read" | "staff:manage" | "actions:read" | "webhooks:read" | "webhooks:write" | "blocklist:read" | "blocklist:write")[];
+            permissions: ("customers:read" | "customers:write" | "customers:delete" | "products:read" | "products:write" | "products:delete" | "licenses:read" | "licenses:write" | "licenses:delete" | "orders:read" | "orders:write" | "orders:delete" | "roles:read" | "roles:write" | "roles:delete" | "staff:read" | "staff:manage" | "actions:read" | "webhooks:read" | "webhooks:write" | "blocklist:read" | "blocklist:write" | "releases:read" | "releases:write")[];
         };
         AuditEntry: {
             /** @description Entry id (UUIDv7) */
@@ -1862,6 +2094,13 @@ export type components = {
              *     ]
              */
             tiers: components["schemas"]["Tier"][];
+            /**
+             * @description Days of updates a sale includes: a license created (or sold) then receives the releases published up to its creation plus this many days (its updatesUntilEpochMillis); a renewal moves that by the period. null: the license's expiry (or the end of its grace) bounds its releases, none for a perpetual license.
+             * @example 365
+             */
+            updatesForDays: number | null;
+            /** @description Whether validation refuses a `version` that is archived or not among the product's releases (reason VERSION_NOT_SUPPORTED); a deprecated version validates and its signed receipt says `"deprecated": true`. A request naming no version is never refused for it */
+            refuseUnsupportedVersions: boolean;
             /** @description When the product was created */
             createdAtEpochMillis: number;
         };
@@ -2013,6 +2252,16 @@ export type components = {
              *     ]
              */
             tiers?: components["schemas"]["Tier"][];
+            /**
+             * @description Applies to licenses created (or sold) afterwards. Days of updates a sale includes: a license created (or sold) then receives the releases published up to its creation plus this many days (its updatesUntilEpochMillis); a renewal moves that by the period. null: the license's expiry (or the end of its grace) bounds its releases, none for a perpetual license.
+             * @example 365
+             */
+            updatesForDays?: number | null;
+            /**
+             * @description Whether validation refuses a `version` that is archived or not among the product's releases (reason VERSION_NOT_SUPPORTED); a deprecated version validates and its signed receipt says `"deprecated": true`. A request naming no version is never refused for it (omitted: false)
+             * @example false
+             */
+            refuseUnsupportedVersions?: boolean;
         };
         /** @description A product as a license shows it: its id and name only */
         ProductName: {
@@ -2137,6 +2386,16 @@ export type components = {
              *     ]
              */
             tiers?: components["schemas"]["Tier"][];
+            /**
+             * @description Applies to licenses created (or sold) afterwards. Days of updates a sale includes: a license created (or sold) then receives the releases published up to its creation plus this many days (its updatesUntilEpochMillis); a renewal moves that by the period. null: the license's expiry (or the end of its grace) bounds its releases, none for a perpetual license.
+             * @example 365
+             */
+            updatesForDays?: number | null;
+            /**
+             * @description Whether validation refuses a `version` that is archived or not among the product's releases (reason VERSION_NOT_SUPPORTED); a deprecated version validates and its signed receipt says `"deprecated": true`. A request naming no version is never refused for it (omitted: false)
+             * @example false
+             */
+            refuseUnsupportedVersions?: boolean;
         };
         Order: {
             /** @description Order id (UUIDv7) */
@@ -2282,6 +2541,11 @@ export type components = {
              */
             graceDays: number | null;
             /**
+             * @description Releases published up to this moment (epoch millis) are the license's to download; past it the license still validates, it only stops receiving newer releases. null: its expiry (or grace end) bounds them, none for a perpetual license.
+             * @example 1893456000000
+             */
+            updatesUntilEpochMillis: number | null;
+            /**
              * @description The license's own overrides (a null value removes the product's key). Feature flags: at most 64 keys matching ^[a-z0-9][a-z0-9._-]{0,63}$, each a boolean, an integer or a string of up to 256 characters. null removes the product's key from effectiveFeatures.
              * @example {
              *       "seats": 10,
@@ -2348,7 +2612,7 @@ export type components = {
              * @description First check that failed, or VALID (GRACE: valid in the grace days; UNKNOWN only for failed attempts imported through PUT without a reason)
              * @enum {string}
              */
-            reason: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
+            reason: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN" | "VERSION_NOT_SUPPORTED";
         };
         CreateLicenseBody: {
             /** @description Id of an existing product */
@@ -2436,6 +2700,11 @@ export type components = {
              * @example false
              */
             trial?: boolean;
+            /**
+             * @description Omitted: now plus the product's updatesForDays (null when it has none). Releases published up to this moment (epoch millis) are the license's to download; past it the license still validates, it only stops receiving newer releases. null: its expiry (or grace end) bounds them, none for a perpetual license.
+             * @example 1893456000000
+             */
+            updatesUntilEpochMillis?: number | null;
         };
         UpdateLicenseBody: {
             /** @description Id of an existing product */
@@ -2529,6 +2798,11 @@ export type components = {
              */
             trial?: boolean;
             /**
+             * @description Omitted: null. Releases published up to this moment (epoch millis) are the license's to download; past it the license still validates, it only stops receiving newer releases. null: its expiry (or grace end) bounds them, none for a perpetual license.
+             * @example 1893456000000
+             */
+            updatesUntilEpochMillis?: number | null;
+            /**
              * @description The complete list of bound IP addresses (omitted = none); duplicates are dropped
              * @example []
              */
@@ -2548,7 +2822,7 @@ export type components = {
                  * @description Defaults to VALID for successful attempts and UNKNOWN otherwise
                  * @enum {string}
                  */
-                reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
+                reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN" | "VERSION_NOT_SUPPORTED";
             }[];
         };
         /** @description Fields given are set (null clears), the others are kept; `usedIps`, `usedHwids` and `validationAttempts` change only when given. With `version`, a different stored version is 409. At least one field. */
@@ -2644,6 +2918,11 @@ export type components = {
              */
             trial?: boolean;
             /**
+             * @description Omitted: null. Releases published up to this moment (epoch millis) are the license's to download; past it the license still validates, it only stops receiving newer releases. null: its expiry (or grace end) bounds them, none for a perpetual license.
+             * @example 1893456000000
+             */
+            updatesUntilEpochMillis?: number | null;
+            /**
              * @description The complete list of bound IP addresses (omitted = none); duplicates are dropped
              * @example []
              */
@@ -2663,7 +2942,7 @@ export type components = {
                  * @description Defaults to VALID for successful attempts and UNKNOWN otherwise
                  * @enum {string}
                  */
-                reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
+                reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN" | "VERSION_NOT_SUPPORTED";
             }[];
         };
         /** @description Optional */
@@ -2733,6 +3012,11 @@ export type components = {
              */
             nonce?: string;
             /**
+             * @description The version of the client software (recorded with the attempt). With the product's refuseUnsupportedVersions, an archived or unknown version is refused (VERSION_NOT_SUPPORTED) and a deprecated one validates with `"deprecated": true` in the signed receipt.
+             * @example 1.4.2
+             */
+            version?: string;
+            /**
              * @description With a nonce: `batch` asks for the batch-signed receipt `hdr..sig~claims~idx~path` (typ validation-receipt+mt; one signature covers a Merkle tree of the answers committed together). Absent: the receipt is the compact JWS. Without a nonce it changes nothing.
              * @enum {string}
              */
@@ -2746,7 +3030,7 @@ export type components = {
              * @description Only when the license's revealReasons (or its product's) is true: VALID, GRACE (valid, in the grace days), or the first check that failed. Never for an unknown license.
              * @enum {string}
              */
-            reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED";
+            reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "VERSION_NOT_SUPPORTED";
         };
         /** @description At least one of hwid and ip */
         ReleaseBody: {
@@ -3005,7 +3289,7 @@ export type components = {
              */
             url: string;
             /**
-             * @description Event types to receive, or `["*"]` for all. Known types: apiToken.create, apiToken.revoke, blocklist.create, blocklist.update, blocklist.delete, customers.create, customers.update, customers.delete, licenses.create, licenses.update, licenses.delete, licenses.issueFile, licenses.revoke, licenses.reinstate, licenses.slot.release, licenses.expiry.start, licenses.sharing.suspected, licenses.sharing.clear, licenses.renewed, licenses.trial.converted, licenses.tier.changed, marketplace.license.create, marketplace.license.reuse, marketplace.license.reject, marketplace.license.revoke, orders.create, orders.update, orders.delete, products.create, products.update, products.delete, registrationKey.generate, registrationKey.revoke, roles.create, roles.update, roles.delete, signingKey.create, signingKey.activate, signingKey.rotate, signingKey.delete, staff.create, staff.delete, staff.setActive, staff.setRoles, staff.changePassword, staff.setPassword, staff.totp.enable, staff.totp.disable, webhookEndpoint.create, webhookEndpoint.update, webhookEndpoint.delete, webhookEndpoint.rotateSecret, webhookEndpoint.disable, licenses.slot.bind, licenses.validate.succeeded, licenses.validate.failed, licenses.expiring, licenses.expired, licenses.grace.ended, licenses.trial.ending, blocklist.hit.
+             * @description Event types to receive, or `["*"]` for all. Known types: apiToken.create, apiToken.revoke, blocklist.create, blocklist.update, blocklist.delete, customers.create, customers.update, customers.delete, licenses.create, licenses.update, licenses.delete, licenses.issueFile, licenses.revoke, licenses.reinstate, licenses.slot.release, licenses.expiry.start, licenses.sharing.suspected, licenses.sharing.clear, licenses.renewed, licenses.trial.converted, licenses.tier.changed, marketplace.license.create, marketplace.license.reuse, marketplace.license.reject, marketplace.license.revoke, orders.create, orders.update, orders.delete, products.create, products.update, products.delete, registrationKey.generate, registrationKey.revoke, releases.create, releases.update, releases.delete, releases.file, releases.publish, releases.deprecate, releases.archive, roles.create, roles.update, roles.delete, signingKey.create, signingKey.activate, signingKey.rotate, signingKey.delete, staff.create, staff.delete, staff.setActive, staff.setRoles, staff.changePassword, staff.setPassword, staff.totp.enable, staff.totp.disable, webhookEndpoint.create, webhookEndpoint.update, webhookEndpoint.delete, webhookEndpoint.rotateSecret, webhookEndpoint.disable, licenses.slot.bind, licenses.validate.succeeded, licenses.validate.failed, licenses.expiring, licenses.expired, licenses.grace.ended, licenses.trial.ending, blocklist.hit, releases.published, releases.deprecated, releases.archived.
              * @example [
              *       "licenses.create",
              *       "licenses.revoke",
@@ -3092,6 +3376,188 @@ export type components = {
                 lastSeenAtEpochMillis: number;
             }[];
         };
+        Release: {
+            /** @description Release id (UUIDv7) */
+            id: string;
+            /** @description The product it is a release of */
+            productId: string;
+            /** @description Unique per product and channel */
+            version: string;
+            /**
+             * @description stable, beta or alpha
+             * @example stable
+             * @enum {string}
+             */
+            channel: "stable" | "beta" | "alpha";
+            /**
+             * @description draft (invisible to licenses), published, deprecated (still delivered, marked in receipts) or archived (refused where the product refuses unsupported versions; never delivered)
+             * @enum {string}
+             */
+            status: "draft" | "published" | "deprecated" | "archived";
+            /** @description Release notes (null: none) */
+            notes: string | null;
+            createdAtEpochMillis: number;
+            /** @description When it was first published (null: never) */
+            publishedAtEpochMillis: number | null;
+            /** @description null until a file is uploaded */
+            file: components["schemas"]["ReleaseFile"] | null;
+        };
+        /** @description The file of a release */
+        ReleaseFile: {
+            /** @description The file name given at upload (X-File-Name) */
+            name: string;
+            /** @description Bytes */
+            size: number;
+            /** @description SHA-256 of the file as uploaded, lowercase hex */
+            sha256: string;
+            /** @description `main` of the jar's plugin.yml, paper-plugin.yml or bungee.yml; null for other files or none */
+            mainClass: string | null;
+        };
+        /** @description A new release, a draft without a file: upload its file with PUT /releases/{id}/file, then publish it */
+        CreateReleaseBody: {
+            /**
+             * @description 1-64 of `0-9 A-Z a-z . + _ -`, starting alphanumeric; unique per product and channel (409)
+             * @example 1.4.2
+             */
+            version: string;
+            /**
+             * @description Omitted: stable
+             * @example stable
+             * @enum {string}
+             */
+            channel?: "stable" | "beta" | "alpha";
+            /**
+             * @description Up to 10,000 characters
+             * @example Fixes the login bug
+             */
+            notes?: string | null;
+        };
+        /** @description Fields given are set, others kept; at least one. The version is fixed at creation (a draft with a wrong one is deleted and made again). */
+        PatchReleaseBody: {
+            /**
+             * @description A draft's only (409 otherwise)
+             * @example stable
+             * @enum {string}
+             */
+            channel?: "stable" | "beta" | "alpha";
+            /**
+             * @description Up to 10,000 characters
+             * @example Fixes the login bug
+             */
+            notes?: string | null;
+        };
+        DownloadRecord: {
+            /** @description Download id (stamped into a jar as %%__LICENSING_DOWNLOAD__%%) */
+            id: string;
+            licenseId: string;
+            ip: string;
+            /** @description null: none given */
+            hwid: string | null;
+            atEpochMillis: number;
+            /** @description SHA-256 of the bytes sent (of the stamped jar, for a jar) */
+            sha256: string;
+        };
+        TraceResult: {
+            /**
+             * @description entry: the signed META-INF/LICENSING-DOWNLOAD.jws; constant: a stamped value (the entry was stripped)
+             * @enum {string}
+             */
+            foundBy: "entry" | "constant";
+            download: components["schemas"]["DownloadRecord"];
+            /** @description The customer of the license at the download */
+            customerId: string | null;
+            release: {
+                id: string;
+                productId: string;
+                version: string;
+                channel: string;
+            };
+        };
+        DownloadBody: {
+            /**
+             * @description The license key
+             * @example 7K3QD-9XW2M-PA4ZR-0HT6B-N5YCE
+             */
+            licenseId: string;
+            /** @description Product the plugin belongs to */
+            productId: string;
+            /**
+             * @description Hardware id, as in validation (omitted: the empty hardware id, which counts against maxHwids like any other)
+             * @example machine-42
+             */
+            hwid?: string;
+            /**
+             * @description Omitted: stable
+             * @example stable
+             * @enum {string}
+             */
+            channel?: "stable" | "beta" | "alpha";
+            /**
+             * @description The version to download (omitted: the newest the license may have in the channel)
+             * @example 1.4.2
+             */
+            version?: string;
+        };
+        /** @description The license is refused (the validation body), or may not have the release (reason RELEASE_NOT_ALLOWED where revealed) */
+        RefusedDownload: {
+            /** @enum {boolean} */
+            valid: false;
+            /** @description Where the license reveals reasons: validation's reason, or RELEASE_NOT_ALLOWED (the license validates but may not have this release) */
+            reason?: string;
+        };
+        LatestBody: {
+            /**
+             * @description The license key
+             * @example 7K3QD-9XW2M-PA4ZR-0HT6B-N5YCE
+             */
+            licenseId: string;
+            /** @description Product the plugin belongs to */
+            productId: string;
+            /**
+             * @description Hardware id, as in validation (omitted: the empty hardware id, which counts against maxHwids like any other)
+             * @example machine-42
+             */
+            hwid?: string;
+            /**
+             * @description Omitted: stable
+             * @example stable
+             * @enum {string}
+             */
+            channel?: "stable" | "beta" | "alpha";
+            /**
+             * @description The version the plugin runs (its status is answered as `current`)
+             * @example 1.4.2
+             */
+            version?: string;
+            /**
+             * @description Fresh random value per request: the answer then carries a `Validation-Receipt` header, a JWS (typ release-check) repeating it
+             * @example q0Zk8mX3vT1pR7sYc2Wn5uHa9JbLd4Ee
+             */
+            nonce?: string;
+        };
+        LatestResult: {
+            /** @description Whether the license would validate from this machine (nothing is bound or recorded) */
+            valid: boolean;
+            /** @description The newest release the license may have in the channel; null when invalid or none */
+            latest: components["schemas"]["LatestRelease"] | null;
+            /** @description The named version's status; null when no version was named, it is unknown (or a draft), or the license is invalid */
+            current: {
+                /**
+                 * @description The named version's status
+                 * @enum {string}
+                 */
+                status: "draft" | "published" | "deprecated" | "archived";
+            } | null;
+            /** @description `latest` exists and is not the named version */
+            update: boolean;
+        };
+        LatestRelease: {
+            version: string;
+            /** @description SHA-256 of the release's file (a stamped jar differs: its download says X-Release-Sha256) */
+            sha256: string;
+            size: number;
+            publishedAtEpochMillis: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -3176,6 +3642,17 @@ export type QueuedEvent = components['schemas']['QueuedEvent'];
 export type CreateRuleBody = components['schemas']['CreateRuleBody'];
 export type PatchRuleBody = components['schemas']['PatchRuleBody'];
 export type TopValues = components['schemas']['TopValues'];
+export type Release = components['schemas']['Release'];
+export type ReleaseFile = components['schemas']['ReleaseFile'];
+export type CreateReleaseBody = components['schemas']['CreateReleaseBody'];
+export type PatchReleaseBody = components['schemas']['PatchReleaseBody'];
+export type DownloadRecord = components['schemas']['DownloadRecord'];
+export type TraceResult = components['schemas']['TraceResult'];
+export type DownloadBody = components['schemas']['DownloadBody'];
+export type RefusedDownload = components['schemas']['RefusedDownload'];
+export type LatestBody = components['schemas']['LatestBody'];
+export type LatestResult = components['schemas']['LatestResult'];
+export type LatestRelease = components['schemas']['LatestRelease'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderWwwAuthenticate = components['headers']['WWWAuthenticate'];
 export type $defs = Record<string, never>;
@@ -10531,6 +11008,1196 @@ export interface operations {
                 };
             };
             /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProductsByIdReleases: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Return at most this many records (values above 1000 are clamped to 1000). Without it, every matching record is returned.
+                 * @example 100
+                 */
+                limit?: number;
+                /**
+                 * @description Skip this many records first (default 0)
+                 * @example 0
+                 */
+                offset?: number;
+                /**
+                 * @description Only this channel
+                 * @example stable
+                 */
+                channel?: "stable" | "beta" | "alpha";
+                /** @description Only releases in this status */
+                status?: "draft" | "published" | "deprecated" | "archived";
+            };
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The releases, with their total in X-Total-Count */
+            200: {
+                headers: {
+                    /** @description How many records match the filters in all, ignoring `limit` and `offset` */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"][];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Product not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postProductsByIdReleases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A new release, a draft without a file: upload its file with PUT /releases/{id}/file, then publish it */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReleaseBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Product not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The version exists in the channel */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReleasesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Release not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteReleasesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Release not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only a draft or archived release can be deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchReleasesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Fields given are set, others kept; at least one. The version is fixed at creation (a draft with a wrong one is deleted and made again). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "notes": "Now with more speed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchReleaseBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Release not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A published release keeps its channel, or the version exists in the other channel */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postReleasesByIdPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Release not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not from this status (e.g. already in it), or publishing without a file */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postReleasesByIdDeprecate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Release not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not from this status (e.g. already in it), or publishing without a file */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postReleasesByIdArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Release not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not from this status (e.g. already in it), or publishing without a file */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReleasesByIdDownloads: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Return at most this many records (values above 1000 are clamped to 1000). Without it, every matching record is returned.
+                 * @example 100
+                 */
+                limit?: number;
+                /**
+                 * @description Skip this many records first (default 0)
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The downloads, with their total in X-Total-Count */
+            200: {
+                headers: {
+                    /** @description How many records match the filters in all, ignoring `limit` and `offset` */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadRecord"][];
+                };
+            };
+            /** @description Invalid input; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Release not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putReleasesByIdFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The file name, e.g. MyPlugin-1.4.2.jar (required) */
+                "x-file-name"?: string;
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file's bytes as the raw body (any content type) */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            /** @description `X-File-Name` missing or not a plain file name, or a `.jar` that is not a readable zip */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Release not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The release is not a draft */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is larger than RELEASE_MAX_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postReleasesTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file's bytes as the raw body (any content type) */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceResult"];
+                };
+            };
+            /** @description The body is not a readable jar (zip) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not a stamped download`: nothing in the jar names a download of this service */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The jar is larger than RELEASE_MAX_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postReleasesDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DownloadBody"];
+            };
+        };
+        responses: {
+            /** @description The file; `X-Release-Sha256` is the sha256 of the bytes sent (of the stamped jar, for a jar) */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    /** @description The version sent */
+                    "X-Release-Version"?: string;
+                    /** @description Lowercase hex SHA-256 of the body */
+                    "X-Release-Sha256"?: string;
+                    /** @description The recorded download (stamped into a jar) */
+                    "X-Download-Id"?: string;
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/java-archive": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The license is refused (the validation body), or may not have the release (reason RELEASE_NOT_ALLOWED where revealed) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusedDownload"];
+                };
+            };
+            /** @description `Release not found` (absent, a draft or archived) or `No published release in this channel` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than VALIDATION_RATE_LIMIT (default 30) requests in 60 s from this IP (shared with POST /licenses/validate); see Retry-After */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postReleasesLatest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LatestBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Compact JWS (typ release-check); present iff the request had a nonce */
+                    "Validation-Receipt"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LatestResult"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than VALIDATION_RATE_LIMIT (default 30) requests in 60 s from this IP (shared with POST /licenses/validate); see Retry-After */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -23,6 +23,7 @@ import * as signingKeyLastSigned from './2026_11_29_0500_signing_key_last_signed
 import * as usernameSkeletons from './2026_11_30_0100_username_skeletons.js';
 import * as attemptsLicenseKeyShare from './2026_12_01_0100_attempts_license_key_share.js';
 import * as sales from './2026_12_10_0100_sales.js';
+import * as releases from './2026_12_20_0100_releases.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0100_username_skeletons': usernameSkeletons,
   '2026_12_01_0100_attempts_license_key_share': attemptsLicenseKeyShare,
   '2026_12_10_0100_sales': sales,
+  '2026_12_20_0100_releases': releases,
 };

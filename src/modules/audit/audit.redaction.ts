@@ -53,6 +53,9 @@ export const SENSITIVE: Record<(typeof AUDIT_EVENT_TYPES)[number], Sensitive> = 
   'orders.delete': { keys: ['licenseIds[]', 'licenseId'] },
   'products.create': NONE, 'products.update': NONE, 'products.delete': NONE,
   'registrationKey.generate': NONE, 'registrationKey.revoke': NONE,
+  // a release names no license or customer (its notes are free text, searched for keys)
+  'releases.create': NONE, 'releases.update': NONE, 'releases.delete': NONE, 'releases.file': NONE,
+  'releases.publish': NONE, 'releases.deprecate': NONE, 'releases.archive': NONE,
   'roles.create': NONE, 'roles.update': NONE, 'roles.delete': NONE,
   'signingKey.create': NONE, 'signingKey.activate': NONE, 'signingKey.rotate': NONE, 'signingKey.delete': NONE,
   'staff.create': NONE, 'staff.delete': NONE, 'staff.setActive': NONE, 'staff.setRoles': NONE,

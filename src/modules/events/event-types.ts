@@ -14,6 +14,7 @@ export const AUDIT_EVENT_TYPES = [
   'orders.create', 'orders.update', 'orders.delete',
   'products.create', 'products.update', 'products.delete',
   'registrationKey.generate', 'registrationKey.revoke',
+  'releases.create', 'releases.update', 'releases.delete', 'releases.file', 'releases.publish', 'releases.deprecate', 'releases.archive',
   'roles.create', 'roles.update', 'roles.delete',
   'signingKey.create', 'signingKey.activate', 'signingKey.rotate', 'signingKey.delete',
   'staff.create', 'staff.delete', 'staff.setActive', 'staff.setRoles', 'staff.changePassword', 'staff.setPassword',
@@ -39,10 +40,16 @@ export const TRIAL_ENDING_EVENT_TYPE = 'licenses.trial.ending';
 /** A blocklist rule matched requests (at most one a minute per rule; not audited). */
 export const BLOCKLIST_HIT_EVENT_TYPE = 'blocklist.hit';
 
+/**
+ * A release reached a status buyers' plugins see (queued with its audit entry `releases.publish`
+ * etc., in the same transaction): what a vendor subscribes to for announcements.
+ */
+export const RELEASE_EVENT_TYPES = ['releases.published', 'releases.deprecated', 'releases.archived'] as const;
+
 /** Every type an endpoint may subscribe to. */
 export const EVENT_TYPES: readonly string[] = [
   ...AUDIT_EVENT_TYPES, ...VALIDATION_EVENT_TYPES, EXPIRING_EVENT_TYPE, EXPIRED_EVENT_TYPE, GRACE_ENDED_EVENT_TYPE, TRIAL_ENDING_EVENT_TYPE,
-  BLOCKLIST_HIT_EVENT_TYPE,
+  BLOCKLIST_HIT_EVENT_TYPE, ...RELEASE_EVENT_TYPES,
 ];
 
 /** Subscribes to every type, including those added later. */

@@ -36,6 +36,14 @@ export const LICENSE_SETTINGS = {
  */
 export const TIERS = { maxTiers: 16, codePattern: '^[a-z0-9][a-z0-9_-]{0,31}$', maxNameLength: 100 } as const;
 
+/**
+ * Releases: the days of updates a sale includes. A product setting a license takes once, at its
+ * creation (or sale), as `updatesUntilEpochMillis` = then + these days; a renewal moves that by
+ * the period like the expiry (license-settings.ts). Declared apart from LICENSE_SETTINGS: the
+ * license carries a moment, not the setting.
+ */
+export const UPDATES_FOR_DAYS = { minimum: 0, maximum: 36500 } as const;
+
 export type LicenseSetting = keyof typeof LICENSE_SETTINGS;
 type Inherited<How> = { [K in LicenseSetting]: (typeof LICENSE_SETTINGS)[K]['inherit'] extends How ? K : never }[LicenseSetting];
 export type CopiedSetting = Inherited<'copied'>;

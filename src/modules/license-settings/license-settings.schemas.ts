@@ -3,7 +3,7 @@
 // `scope` starts a description with what the setting means where it appears.
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger } from '../../http/schemas.js';
-import { EXPIRY_BASES, LICENSE_SETTINGS as S, SELF_RELEASE_WINDOW_DAYS, TIERS, type ExpiryBasis } from './license-settings.bounds.js';
+import { EXPIRY_BASES, LICENSE_SETTINGS as S, SELF_RELEASE_WINDOW_DAYS, TIERS, UPDATES_FOR_DAYS, type ExpiryBasis } from './license-settings.bounds.js';
 
 const bounds = (range: { minimum: number; maximum: number }) => ({ minimum: range.minimum, maximum: range.maximum });
 
@@ -147,4 +147,26 @@ export const TiersSchema = (scope: string) =>
     description:
       `${scope}At most ${TIERS.maxTiers}. Removing a tier that licenses hold is 409 naming how many. A tier's marketplace ids sell the product at that tier.`,
     examples: [[{ code: 'pro', name: 'Pro', features: { pro: true }, marketplaceResourceId: '54321' }]],
+  });
+
+/** A product's days of updates (releases). */
+export const UpdatesForDaysSchema = (scope: string) =>
+  NullableInteger({
+    ...bounds(UPDATES_FOR_DAYS),
+    description:
+      `${scope}Days of updates a sale includes: a license created (or sold) then receives the releases published up to ` +
+      'its creation plus this many days (its updatesUntilEpochMillis); a renewal moves that by the period. null: the ' +
+      "license's expiry (or the end of its grace) bounds its releases, none for a perpetual license.",
+    examples: [365],
+  });
+
+/** A license's updatesUntilEpochMillis. */
+export const UpdatesUntilSchema = (scope: string) =>
+  NullableInteger({
+    minimum: -Number.MAX_SAFE_INTEGER,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description:
+      `${scope}Releases published up to this moment (epoch millis) are the license's to download; past it the license still ` +
+      "validates, it only stops receiving newer releases. null: its expiry (or grace end) bounds them, none for a perpetual license.",
+    examples: [1893456000000],
   });

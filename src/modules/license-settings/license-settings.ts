@@ -40,6 +40,33 @@ export function copiedSettings(given: { [K in CopiedSetting]?: unknown }, produc
   return copied;
 }
 
+/**
+ * A new license's updatesUntilEpochMillis: the one given (staff), else its product's
+ * updatesForDays from `now` (the sale or the creation), else null (the expiry rule).
+ */
+export function updatesUntilAtCreation(given: number | null | undefined, product: Pick<ProductRow, 'updates_for_days'>, now: number): number | null {
+  if (given !== undefined) return given;
+  return product.updates_for_days === null ? null : now + product.updates_for_days * DAY_MS;
+}
+
+/**
+ * updatesUntilEpochMillis after a renewal of `periodDays`: moved by the period like the expiry
+ * (from itself, or from now when it has passed); null stays null (the window follows the expiry).
+ */
+export const renewedUpdatesUntil = (updatesUntil: number | null, periodDays: number, now: number): number | null =>
+  updatesUntil === null ? null : Math.max(updatesUntil, now) + periodDays * DAY_MS;
+
+/**
+ * The last publication moment whose releases a license may have (published or deprecated ones
+ * published no later than it): updatesUntil when set, else the end of grace, else the expiry;
+ * null: no limit (a perpetual license without updatesUntil).
+ */
+export function releaseWindowEnd(license: Pick<LicenseRecord, 'updates_until' | 'expires_at' | 'grace_days'>): number | null {
+  if (license.updates_until !== null) return license.updates_until;
+  if (license.expires_at === null) return null;
+  return license.grace_days === null ? license.expires_at : license.expires_at + license.grace_days * DAY_MS;
+}
+
 /** revealReasons in force: the license's own (stored 1/0), else its product's. */
 export const revealReasons = (license: number | null, product: number | null | undefined): boolean => (license ?? product ?? 0) === 1;
 

@@ -4,6 +4,7 @@
 // in, values out.
 import type { LicenseRecord } from '../../db/schema.js';
 import { DAY_MS } from '../../lib/time.js';
+import { renewedUpdatesUntil } from './license-settings.js';
 
 export const LICENSE_STATUSES = ['active', 'notStarted', 'grace', 'expired', 'revoked'] as const;
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
@@ -39,6 +40,7 @@ export interface SoldProduct {
   expiryBasis: string;
   validForDays: number | null;
   graceDays: number | null;
+  updatesForDays: number | null;
 }
 
 /**
@@ -51,10 +53,11 @@ export function saleTerms(
   product: SoldProduct,
   now: number,
   startClock: boolean,
-): Pick<LicenseRecord, 'expires_at' | 'expiry_basis' | 'valid_for_days' | 'grace_days' | 'expiry_started_at'> {
+): Pick<LicenseRecord, 'expires_at' | 'expiry_basis' | 'valid_for_days' | 'grace_days' | 'expiry_started_at' | 'updates_until'> {
   const basis = product.expiryBasis;
   const days = product.validForDays;
-  const common = { expiry_basis: basis, valid_for_days: days, grace_days: product.graceDays };
+  const updatesUntil = product.updatesForDays === null ? null : now + product.updatesForDays * DAY_MS;
+  const common = { expiry_basis: basis, valid_for_days: days, grace_days: product.graceDays, updates_until: updatesUntil };
   if (basis === 'creation' || (basis === 'firstValidation' && startClock)) {
     return { ...common, expires_at: now + days! * DAY_MS, expiry_started_at: now };
   }
@@ -65,7 +68,7 @@ export function saleTerms(
 
 /** What one renewal changes on a license (the columns to set) and the expiry it replaced. */
 export interface RenewedTerms {
-  set: Partial<Pick<LicenseRecord, 'expires_at' | 'valid_for_days' | 'expiry_set_at'>>;
+  set: Partial<Pick<LicenseRecord, 'expires_at' | 'valid_for_days' | 'expiry_set_at' | 'updates_until'>>;
   previousExpiresAt: number | null;
 }
 
@@ -73,18 +76,20 @@ export interface RenewedTerms {
  * One renewal of `days` (default: the product's period): the expiry moves by the period,
  * counted from the current expiry while that is ahead or in grace, from now after grace. A
  * clock that has not started grows by the period instead. A license without an expiry
- * (perpetual) changes nothing. Every date a renewal moves is moved here.
+ * (perpetual) changes nothing. The updates window (updatesUntilEpochMillis), when the license
+ * has one, moves by the period like the expiry. Every date a renewal moves is moved here.
  */
 export function renewedTerms(
-  license: Pick<LicenseRecord, 'expires_at' | 'grace_days' | 'expiry_basis' | 'expiry_started_at' | 'valid_for_days'>,
+  license: Pick<LicenseRecord, 'expires_at' | 'grace_days' | 'expiry_basis' | 'expiry_started_at' | 'valid_for_days' | 'updates_until'>,
   _product: { recurringPeriodDays: number | null },
   now: number,
   days: number,
 ): RenewedTerms {
   const previousExpiresAt = license.expires_at;
-  if (notStarted(license)) return { set: { valid_for_days: (license.valid_for_days ?? 0) + days }, previousExpiresAt };
+  const updates = license.updates_until === null ? {} : { updates_until: renewedUpdatesUntil(license.updates_until, days, now) };
+  if (notStarted(license)) return { set: { valid_for_days: (license.valid_for_days ?? 0) + days, ...updates }, previousExpiresAt };
   if (license.expires_at === null) return { set: {}, previousExpiresAt };
   const graceEnd = graceEndOf(license)!;
   const from = now < graceEnd ? license.expires_at : now;
-  return { set: { expires_at: from + days * DAY_MS, expiry_set_at: now }, previousExpiresAt };
+  return { set: { expires_at: from + days * DAY_MS, expiry_set_at: now, ...updates }, previousExpiresAt };
 }

@@ -13,6 +13,7 @@ import {
   SharingAlertSchema,
   SlotLimitSchema,
   SlotTimeoutMinutesSchema,
+  UpdatesUntilSchema,
   ValidForDaysSchema,
 } from '../license-settings/license-settings.schemas.js';
 
@@ -22,6 +23,7 @@ import {
  */
 export const REASONS = [
   'VALID', 'GRACE', 'PRODUCT_MISMATCH', 'REVOKED', 'EXPIRED', 'GRACE_UNBOUND', 'IP_LIMIT_REACHED', 'HWID_LIMIT_REACHED', 'BLOCKED', 'UNKNOWN',
+  'VERSION_NOT_SUPPORTED',
 ] as const;
 export type Reason = (typeof REASONS)[number];
 /** The reasons of a successful attempt. */
@@ -117,6 +119,7 @@ export const LicenseSchema = Type.Object({
       'When the expiry clock started (creation, the first passing validation, or staff setting an expiry); null with expiryBasis fixed, and for a firstValidation license not yet started',
   }),
   graceDays: GraceDaysSchema(''),
+  updatesUntilEpochMillis: UpdatesUntilSchema(''),
   features: FeaturesSchema("The license's own overrides (a null value removes the product's key). ", true),
   effectiveFeatures: EffectiveFeaturesSchema,
   tier: NullableString({ description: "A code of the product's tiers (its features merge between the product's and the license's); null: the base" }),
@@ -155,6 +158,7 @@ export const CreateLicenseBodySchema = Type.Object({
   ...policyInput("Omitted: the product's default (features: {}, revealReasons: null). "),
   sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
   ...saleInput('Omitted: null / false.'),
+  updatesUntilEpochMillis: Type.Optional(UpdatesUntilSchema("Omitted: now plus the product's updatesForDays (null when it has none). ")),
 });
 export type CreateLicenseBody = Static<typeof CreateLicenseBodySchema>;
 
@@ -192,6 +196,7 @@ export const UpdateLicenseBodySchema = Type.Object({
   ...policyInput('Omitted: null (expiryBasis fixed, features {}). '),
   sharingAlert: Type.Optional(LICENSE_SHARING_ALERT),
   ...saleInput('Omitted: null / false.'),
+  updatesUntilEpochMillis: Type.Optional(UpdatesUntilSchema('Omitted: null. ')),
   usedIps: Type.Optional(BoundList('IP addresses')),
   usedHwids: Type.Optional(BoundList('hardware ids')),
   validationAttempts: Type.Optional(
@@ -236,6 +241,10 @@ export const ListLicensesQuerySchema = Type.Object({
 });
 export type ListLicensesQuery = Static<typeof ListLicensesQuerySchema>;
 
+/** A release version: 1-64 of `0-9 A-Z a-z . + _ -`, starting alphanumeric (releases, validation, update checks). */
+export const VERSION_PATTERN = '^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$';
+export const VersionSchema = (description: string) => Type.String({ pattern: VERSION_PATTERN, maxLength: 64, description, examples: ['1.4.2'] });
+
 export const ValidateBodySchema = Type.Object({
   licenseId: Type.String({ description: 'The license key', examples: ['7K3QD-9XW2M-PA4ZR-0HT6B-N5YCE'] }),
   productId: Type.String({ description: 'Product the client software belongs to' }),
@@ -247,6 +256,12 @@ export const ValidateBodySchema = Type.Object({
         'Fresh random value per request (16–128 of A-Z a-z 0-9 - _). With it, the 200 answer carries a signed `Validation-Receipt` header that repeats it.',
       examples: ['q0Zk8mX3vT1pR7sYc2Wn5uHa9JbLd4Ee'],
     }),
+  ),
+  version: Type.Optional(
+    VersionSchema(
+      'The version of the client software (recorded with the attempt). With the product\'s refuseUnsupportedVersions, an archived or ' +
+        'unknown version is refused (VERSION_NOT_SUPPORTED) and a deprecated one validates with `"deprecated": true` in the signed receipt.',
+    ),
   ),
   receiptFormat: Type.Optional(
     Type.Literal('batch', {

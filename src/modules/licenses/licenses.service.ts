@@ -40,6 +40,7 @@ import {
   sharingAlertColumn,
   storeFeatures,
   storeFlag,
+  updatesUntilAtCreation,
 } from '../license-settings/license-settings.js';
 import { clock } from '../../lib/clock.js';
 
@@ -77,6 +78,7 @@ function toLicense(
     validForDays: row.valid_for_days,
     expiryStartedAtEpochMillis: row.expiry_started_at,
     graceDays: row.grace_days,
+    updatesUntilEpochMillis: row.updates_until,
     features: parseFeatures(row.features),
     effectiveFeatures: effectiveFeatures(productFeatures, row.features, tierFeatures),
     tier: row.tier,
@@ -246,6 +248,7 @@ export async function insertLicense(trx: Db, input: NewLicense): Promise<License
     expiry_set_at: now,
     tier: tier?.code ?? null,
     trial: input.trial ? 1 : 0,
+    updates_until: updatesUntilAtCreation(input.updatesUntilEpochMillis, product, now),
     version: 1,
     created_at: now,
   };
@@ -354,6 +357,7 @@ export async function updateLicense(
     trial: body.trial ? 1 : 0,
     expiry_started_at: clockStartAfterWrite(basis, expiresAt, previous?.expiry_started_at ?? null, now),
     expiry_set_at: now,
+    updates_until: body.updatesUntilEpochMillis ?? null,
     // A PUT states the whole license: it is no longer revoked (its expiry is what it says).
     revoked_at: null,
     revoked_reason: null,
@@ -392,6 +396,7 @@ export async function patchLicense(trx: Db, actor: string, id: string, body: Pat
   if (body.slotTimeoutMinutes !== undefined) values.slot_timeout_minutes = body.slotTimeoutMinutes;
   if (body.selfReleaseLimit !== undefined) values.self_release_limit = body.selfReleaseLimit;
   if (body.graceDays !== undefined) values.grace_days = body.graceDays;
+  if (body.updatesUntilEpochMillis !== undefined) values.updates_until = body.updatesUntilEpochMillis;
   if (body.features !== undefined) values.features = storeFeatures(body.features);
   if (body.revealReasons !== undefined) values.reveal_reasons = storeFlag(body.revealReasons);
   if (body.sharingAlert !== undefined) values.sharing_alert = sharingAlertColumn(body.sharingAlert);

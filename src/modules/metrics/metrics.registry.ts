@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { onBatch, onSlotRelease, onValidation, onWebhookAttempt } from '../../lib/observe.js';
+import { onBatch, onReleaseSent, onSlotRelease, onValidation, onWebhookAttempt } from '../../lib/observe.js';
 import { queueStats } from '../events/outbox.repository.js';
 import { clock } from '../../lib/clock.js';
 
@@ -76,6 +76,18 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
     labelNames: ['outcome'],
     registers: [registry],
   });
+  const releaseDownloads = new Counter({
+    name: 'licensing_release_downloads_total',
+    help: 'Release downloads sent (POST /releases/download), by kind: stamped (a jar stamped for its license) or plain',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
+  const releaseBytes = new Counter({
+    name: 'licensing_release_bytes_sent_total',
+    help: 'Bytes of release files sent to licensed downloads, by kind (stamped or plain); a cut download counts what was sent',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
   // The queue is read once per scrape (both gauges share the query); an unreachable
   // database leaves the last figures.
   let queueRead: Promise<QueueStats | null> | null = null;
@@ -127,6 +139,11 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
   const stopValidations = onValidation(({ reason, valid }) => validations.inc({ outcome: valid ? 'valid' : 'invalid', reason }));
   const stopSlotReleases = onSlotRelease(({ reason, count }) => slotReleases.inc({ reason }, count));
   const stopWebhookAttempts = onWebhookAttempt(({ outcome }) => webhookAttempts.inc({ outcome }));
+  const stopReleases = onReleaseSent(({ stamped, bytes }) => {
+    const kind = stamped ? 'stamped' : 'plain';
+    releaseDownloads.inc({ kind });
+    releaseBytes.inc({ kind }, bytes);
+  });
   const stopBatches = onBatch(({ size, seconds }) => {
     batchSize.observe(size);
     batchSeconds.observe(seconds);
@@ -136,6 +153,7 @@ export function createMetrics(app: FastifyInstance, pool: pg.Pool | null): Regis
     stopSlotReleases();
     stopBatches();
     stopWebhookAttempts();
+    stopReleases();
     registry.clear();
   });
   return registry;

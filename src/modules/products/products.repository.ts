@@ -62,7 +62,7 @@ export async function updateProduct(trx: Db, id: string, values: Partial<Product
 export const deleteProduct = (trx: Db, id: string) => trx.deleteFrom('products').where('id', '=', id).execute();
 
 /** How many licenses are for the product, and how many orders contain it. */
-export async function countProductReferences(db: Db, id: string): Promise<{ licenses: number; orders: number }> {
+export async function countProductReferences(db: Db, id: string): Promise<{ licenses: number; orders: number; releases: number }> {
   const licenses = await db
     .selectFrom('licenses')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -73,7 +73,12 @@ export async function countProductReferences(db: Db, id: string): Promise<{ lice
     .select((eb) => eb.fn.count<number>('order_id').distinct().as('n'))
     .where('product_id', '=', id)
     .executeTakeFirstOrThrow();
-  return { licenses: licenses.n, orders: orders.n };
+  const releases = await db
+    .selectFrom('releases')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('product_id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { licenses: licenses.n, orders: orders.n, releases: releases.n };
 }
 
 // ---- tiers ------------------------------------------------------------------------

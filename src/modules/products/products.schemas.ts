@@ -10,6 +10,7 @@ import {
   SlotLimitSchema,
   SlotTimeoutMinutesSchema,
   TiersSchema,
+  UpdatesForDaysSchema,
   ValidForDaysSchema,
 } from '../license-settings/license-settings.schemas.js';
 /** Keeps amounts finite: JSON numbers such as 1e400 parse to Infinity. */
@@ -18,6 +19,10 @@ export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 const PRODUCT_SHARING_ALERT = SharingAlertSchema(
   "Applies live to every license of the product that has none of its own (null: off; not copied into licenses). ",
 );
+
+const REFUSE_UNSUPPORTED =
+  'Whether validation refuses a `version` that is archived or not among the product\'s releases (reason VERSION_NOT_SUPPORTED); ' +
+  'a deprecated version validates and its signed receipt says `"deprecated": true`. A request naming no version is never refused for it';
 
 const slotLimit = (setting: 'maxIps' | 'maxHwids', what: string) => SlotLimitSchema(setting, `${what}; null means unlimited`, 2);
 
@@ -45,6 +50,8 @@ export const ProductSchema = Type.Object({
   }),
   sharingAlert: PRODUCT_SHARING_ALERT,
   tiers: TiersSchema('Named feature sets of the product, each sold under its own marketplace ids. '),
+  updatesForDays: UpdatesForDaysSchema(''),
+  refuseUnsupportedVersions: Type.Boolean({ description: REFUSE_UNSUPPORTED }),
   createdAtEpochMillis: Type.Number({ description: 'When the product was created' }),
 });
 export type Product = Static<typeof ProductSchema>;
@@ -101,6 +108,8 @@ export const ProductBodySchema = Type.Object(
     ),
     sharingAlert: Type.Optional(PRODUCT_SHARING_ALERT),
     tiers: Type.Optional(TiersSchema('Omitted: [] (PUT), kept (PATCH). ')),
+    updatesForDays: Type.Optional(UpdatesForDaysSchema('Applies to licenses created (or sold) afterwards. ')),
+    refuseUnsupportedVersions: Type.Optional(Type.Boolean({ description: `${REFUSE_UNSUPPORTED} (omitted: false)`, examples: [false] })),
   },
   {
     description:

@@ -46,6 +46,8 @@ const toProduct = (row: ProductRow, tiers: readonly ProductTierRow[] = []): Prod
   features: parseFeatures(row.features) as Product['features'],
   revealReasons: row.reveal_reasons === 1,
   tiers: tiers.map(toTier),
+  updatesForDays: row.updates_for_days,
+  refuseUnsupportedVersions: row.refuse_unsupported_versions === 1,
   createdAtEpochMillis: row.created_at,
 });
 
@@ -120,6 +122,8 @@ const toValues = (body: ProductBody): repo.ProductValues => {
   grace_days: body.graceDays ?? null,
   features: storeFeatures(body.features),
   reveal_reasons: body.revealReasons ? 1 : 0,
+  updates_for_days: body.updatesForDays ?? null,
+  refuse_unsupported_versions: body.refuseUnsupportedVersions ? 1 : null,
   };
 };
 
@@ -259,6 +263,8 @@ const PATCH_COLUMNS: Record<Exclude<keyof ProductBody, 'tiers'>, keyof repo.Prod
   features: 'features',
   sharingAlert: 'sharing_alert',
   revealReasons: 'reveal_reasons',
+  updatesForDays: 'updates_for_days',
+  refuseUnsupportedVersions: 'refuse_unsupported_versions',
 };
 
 /** Deletes a product no license or order refers to; the entry holds the record as it was. */
@@ -270,7 +276,7 @@ export async function deleteProduct(trx: Db, actor: string, id: string): Promise
     await repo.deleteProduct(trx, id);
   } catch (err) {
     // A license or order created for it since the count above.
-    if (isForeignKeyViolation(err)) throw conflict('Product is referenced by a license or order');
+    if (isForeignKeyViolation(err)) throw conflict('Product is referenced by a license, order or release');
     throw err;
   }
   await recordAudit(trx, actor, 'products.delete', product);

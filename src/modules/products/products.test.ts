@@ -13,6 +13,8 @@ const OPTIONAL_NULLS = {
   expiryBasis: 'fixed', validForDays: null, graceDays: null, features: {}, revealReasons: false,
   // Sales (docs/selling.md): no tiers
   tiers: [],
+  // Releases: no updates window of its own, no version refused
+  updatesForDays: null, refuseUnsupportedVersions: false,
 };
 
 describe.each(DIALECTS)('products (%s)', (dialect) => {

@@ -1,4 +1,4 @@
-// The permission strings of SPEC.md (and DECISIONS.md: webhooks, blocklist). The Master Admin holds the wildcard instead.
+// The permission strings of SPEC.md (and DECISIONS.md: webhooks, blocklist, releases). The Master Admin holds the wildcard instead.
 export const PERMISSIONS = [
   'customers:read', 'customers:write', 'customers:delete',
   'products:read', 'products:write', 'products:delete',
@@ -9,6 +9,7 @@ export const PERMISSIONS = [
   'actions:read',
   'webhooks:read', 'webhooks:write',
   'blocklist:read', 'blocklist:write',
+  'releases:read', 'releases:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

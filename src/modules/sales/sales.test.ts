@@ -287,6 +287,42 @@ describe.each(DIALECTS)('sales (%s)', (dialect) => {
     });
   });
 
+  describe('the updates window (releases)', () => {
+    it('a sale sets updatesUntil from updatesForDays, a renewal moves it by the period like the expiry, a conversion starts it from now', async () => {
+      const pm = numericId();
+      const product = await createProduct(t, { polymartProductId: pm, isSubscription: true, recurringPeriodDays: 30, updatesForDays: 365 });
+      const user = numericId();
+      const before = Date.now();
+      const { licenseKey } = await polymartBuy(pm, user);
+      const sold = await readLicense(t, licenseKey);
+      expect(sold.updatesUntilEpochMillis).toBeGreaterThanOrEqual(before + 365 * DAY);
+      expect(sold.updatesUntilEpochMillis).toBeLessThan(before + 365 * DAY + 60_000);
+      await polymartBuy(pm, user);
+      expect((await readLicense(t, licenseKey)).updatesUntilEpochMillis).toBe(sold.updatesUntilEpochMillis! + 30 * DAY);
+      const renewed = await t.admin('POST', `/licenses/${licenseKey}/renew`, { body: { days: 7 } });
+      expect(renewed.json.updatesUntilEpochMillis).toBe(sold.updatesUntilEpochMillis! + 37 * DAY);
+
+      // a window that has passed is moved from now; a license without one keeps none
+      const noWindow = await newLicense(t, { productId: product.id, expiresAtEpochMillis: Date.now() + DAY, updatesUntilEpochMillis: null });
+      expect((await t.admin('POST', `/licenses/${noWindow.id}/renew`, { body: {} })).json.updatesUntilEpochMillis).toBeNull();
+      const passed = await newLicense(t, { productId: product.id, expiresAtEpochMillis: Date.now() + DAY, updatesUntilEpochMillis: Date.now() - 10 * DAY });
+      const now = Date.now();
+      const moved = (await t.admin('POST', `/licenses/${passed.id}/renew`, { body: {} })).json.updatesUntilEpochMillis;
+      expect(moved).toBeGreaterThanOrEqual(now + 30 * DAY);
+      expect(moved).toBeLessThan(now + 30 * DAY + 60_000);
+
+      // a trial's conversion is a sale: its window counts from the conversion
+      const trialUser = numericId();
+      const customer = await createCustomer(t, { socials: { PolymartID: trialUser } });
+      const trial = await newLicense(t, { productId: product.id, customerId: customer.id, trial: true, expiresAtEpochMillis: Date.now() + 7 * DAY, updatesUntilEpochMillis: Date.now() + 7 * DAY });
+      const converting = Date.now();
+      expect((await polymartBuy(pm, trialUser)).licenseKey).toBe(trial.id);
+      const converted = (await readLicense(t, trial.id)).updatesUntilEpochMillis!;
+      expect(converted).toBeGreaterThanOrEqual(converting + 365 * DAY);
+      expect(converted).toBeLessThan(converting + 365 * DAY + 60_000);
+    });
+  });
+
   describe('lifecycle', () => {
     it('status on every body, list filters `status` (comma-separated) and `trial`, stats `byStatus`', async () => {
       const customer = await createCustomer(t);

@@ -20,7 +20,8 @@ export interface SigningKey {
 }
 
 /** `validation-receipt+mt`: batch-signed receipts (the signature covers a Merkle root, batch-receipts.ts). */
-export type JwsType = 'validation-receipt' | 'license-file' | 'validation-receipt+mt';
+/** `download`: the entry a stamped jar carries; `release-check`: a signed update check (releases). */
+export type JwsType = 'validation-receipt' | 'license-file' | 'validation-receipt+mt' | 'download' | 'release-check';
 
 /** RFC 7638 thumbprint of an Ed25519 public key: the required members in lexicographic order. */
 export const thumbprint = (x: string): string =>
@@ -44,6 +45,8 @@ export function signingKeyFromPem(pem: string): SigningKey {
       'validation-receipt': headerOf(kid, 'validation-receipt'),
       'license-file': headerOf(kid, 'license-file'),
       'validation-receipt+mt': headerOf(kid, 'validation-receipt+mt'),
+      download: headerOf(kid, 'download'),
+      'release-check': headerOf(kid, 'release-check'),
     },
   };
 }

@@ -26,6 +26,8 @@ export interface SlotState {
 export interface ValidationFacts {
   /** A blocklist rule matched (DECISIONS.md: before step 1); absent: none did. */
   blocked?: boolean;
+  /** The product refuses the version the request named (archived or unknown); absent: it does not. */
+  versionRefused?: boolean;
   licenseProductId: string;
   requestedProductId: string;
   expiresAtEpochMillis: number | null;
@@ -79,6 +81,7 @@ export type ValidationCheck = (facts: ValidationFacts) => Decision | undefined;
 const blocked: ValidationCheck = (facts) => (facts.blocked ? rejected('BLOCKED') : undefined);
 const sameProduct: ValidationCheck = (facts) => (facts.licenseProductId !== facts.requestedProductId ? rejected('PRODUCT_MISMATCH') : undefined);
 const notRevoked: ValidationCheck = (facts) => (facts.revoked ? rejected('REVOKED') : undefined);
+const supportedVersion: ValidationCheck = (facts) => (facts.versionRefused ? rejected('VERSION_NOT_SUPPORTED') : undefined);
 const notExpired: ValidationCheck = (facts) => {
   if (facts.expiresAtEpochMillis === null || facts.now < facts.expiresAtEpochMillis) return undefined;
   // In grace a bound machine passes, even from an address not yet bound (servers change
@@ -94,7 +97,7 @@ const hwidSlot: ValidationCheck = (facts) => (admits(facts.hwid) ? undefined : r
  * returns). Every engine and fast path decides through decideValidation, so a check added
  * here applies everywhere (validation.decision.test.ts adds one and watches each path obey).
  */
-export const VALIDATION_CHECKS: ValidationCheck[] = [blocked, sameProduct, notRevoked, notExpired, ipSlot, hwidSlot];
+export const VALIDATION_CHECKS: ValidationCheck[] = [blocked, sameProduct, notRevoked, supportedVersion, notExpired, ipSlot, hwidSlot];
 
 export function decideValidation(facts: ValidationFacts): Decision {
   for (const check of VALIDATION_CHECKS) {

@@ -78,6 +78,7 @@ const otherProductOutcome = (license: LicenseLimits, decision: Decision): Valida
 export function validationFacts(req: ValidationRequest, now: number, license: LicenseLimits, ip: SlotSeen, hwid: SlotSeen): ValidationFacts {
   return {
     blocked: req.blocked === true,
+    versionRefused: req.versionRefused === true,
     licenseProductId: license.product_id,
     requestedProductId: req.productId,
     expiresAtEpochMillis: license.expires_at,

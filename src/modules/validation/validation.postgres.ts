@@ -153,7 +153,14 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     const facts = validationFacts(req, now, seen.license, { bound: true, used: seen.ipsUsed }, { bound: true, used: seen.hwidsUsed });
     const decision = decideValidation(facts);
     if (!writesNothing(decision)) return null;
-    const recorded = await guarded.submit({ licenseId: req.licenseId, ip: req.ip, hwid: req.hwid, version: seen.version, timestamp: now });
+    const recorded = await guarded.submit({
+      licenseId: req.licenseId,
+      ip: req.ip,
+      hwid: req.hwid,
+      version: seen.version,
+      timestamp: now,
+      clientVersion: req.version ?? null,
+    });
     if (!recorded) {
       boundFacts.forget(req);
       return null;

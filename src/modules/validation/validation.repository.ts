@@ -157,9 +157,10 @@ export async function unbind(trx: Db, kind: SlotKind, licenseId: string, values:
 export const insertAttempts = (db: Db, rows: readonly NewValidationAttempt[]) =>
   executePrepared(
     db,
-    sql`INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
+    sql`INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason, client_version)
       SELECT * FROM unnest(${rows.map((r) => r.license_id)}::text[], ${rows.map((r) => r.hwid)}::text[], ${rows.map((r) => r.ip)}::text[],
-        ${rows.map((r) => r.timestamp)}::bigint[], ${rows.map((r) => r.successful)}::integer[], ${rows.map((r) => r.reason)}::text[])`,
+        ${rows.map((r) => r.timestamp)}::bigint[], ${rows.map((r) => r.successful)}::integer[], ${rows.map((r) => r.reason)}::text[],
+        ${rows.map((r) => r.client_version ?? null)}::text[])`,
   );
 
 /**
@@ -173,12 +174,13 @@ export async function insertAttemptsOfLiveLicenses(db: Db, rows: readonly NewVal
     sql<{ id: string }>`
       WITH x AS (
         SELECT * FROM unnest(${rows.map((r) => r.license_id)}::text[], ${rows.map((r) => r.hwid)}::text[], ${rows.map((r) => r.ip)}::text[],
-                             ${rows.map((r) => r.timestamp)}::bigint[], ${rows.map((r) => r.successful)}::integer[], ${rows.map((r) => r.reason)}::text[])
-          WITH ORDINALITY AS x(license_id, hwid, ip, ts, successful, reason, i)),
+                             ${rows.map((r) => r.timestamp)}::bigint[], ${rows.map((r) => r.successful)}::integer[], ${rows.map((r) => r.reason)}::text[],
+                             ${rows.map((r) => r.client_version ?? null)}::text[])
+          WITH ORDINALITY AS x(license_id, hwid, ip, ts, successful, reason, client_version, i)),
       live AS (SELECT l.id FROM licenses l WHERE l.id IN (SELECT license_id FROM x) FOR KEY SHARE OF l),
       recorded AS (
-        INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
-        SELECT x.license_id, x.hwid, x.ip, x.ts, x.successful, x.reason FROM x JOIN live ON live.id = x.license_id ORDER BY x.i)
+        INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason, client_version)
+        SELECT x.license_id, x.hwid, x.ip, x.ts, x.successful, x.reason, x.client_version FROM x JOIN live ON live.id = x.license_id ORDER BY x.i)
       SELECT id FROM live`,
   );
   return new Set(live.map((r) => r.id));
@@ -191,6 +193,8 @@ export interface GuardedAttempt {
   hwid: string;
   version: number;
   timestamp: number;
+  /** the version the client named (absent or null: none) */
+  clientVersion?: string | null;
 }
 
 /** A recorded guarded attempt's license, IP, HWID and version, with its product's live policy settings (features and reveal are not versioned with the license). */
@@ -219,8 +223,9 @@ export async function insertAttemptsIfStillBound(db: Db, attempts: readonly Guar
     sql<GuardedRecorded>`
       WITH x AS (
         SELECT * FROM unnest(${attempts.map((a) => a.licenseId)}::text[], ${attempts.map((a) => a.ip)}::text[], ${attempts.map((a) => a.hwid)}::text[],
-                             ${attempts.map((a) => a.version)}::integer[], ${attempts.map((a) => a.timestamp)}::bigint[])
-          WITH ORDINALITY AS x(id, ip, hwid, version, ts, i)),
+                             ${attempts.map((a) => a.version)}::integer[], ${attempts.map((a) => a.timestamp)}::bigint[],
+                             ${attempts.map((a) => a.clientVersion ?? null)}::text[])
+          WITH ORDINALITY AS x(id, ip, hwid, version, ts, client_version, i)),
       ok AS (
         SELECT k.id, k.ip, k.hwid, k.version, p.features, p.reveal_reasons, t.features AS tier_features
         FROM (SELECT DISTINCT id, ip, hwid, version FROM x) k
@@ -231,8 +236,8 @@ export async function insertAttemptsIfStillBound(db: Db, attempts: readonly Guar
           AND EXISTS (SELECT 1 FROM license_hwids b WHERE b.license_id = k.id AND b.hwid = k.hwid)
         FOR KEY SHARE OF l),
       recorded AS (
-        INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason)
-        SELECT x.id, x.hwid, x.ip, x.ts, 1, 'VALID' FROM x JOIN ok USING (id, ip, hwid, version) ORDER BY x.i)
+        INSERT INTO validation_attempts (license_id, hwid, ip, "timestamp", successful, reason, client_version)
+        SELECT x.id, x.hwid, x.ip, x.ts, 1, 'VALID', x.client_version FROM x JOIN ok USING (id, ip, hwid, version) ORDER BY x.i)
       SELECT id AS license_id, ip, hwid, version, features AS product_features, reveal_reasons AS product_reveal_reasons, tier_features FROM ok`,
   );
   return rows;

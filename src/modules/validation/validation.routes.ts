@@ -5,7 +5,6 @@ import { ErrorSchema } from '../../http/schemas.js';
 import { ReleaseBodySchema, ReleaseResultSchema, ValidateBodySchema, ValidateResultSchema } from '../licenses/licenses.schemas.js';
 import { RELEASE_NOT_ENABLED, RELEASE_NOT_FOUND, selfRelease } from './self-release.service.js';
 import { badRequest, forbidden } from '../../http/errors.js';
-import { createValidator } from './validation.service.js';
 import { signCompact } from '../signing/jws.js';
 import { pinnedKids } from '../signing/key-ring.js';
 import { receiptPolicyFields } from './receipt-fields.js';
@@ -18,12 +17,9 @@ const RECEIPT_HEADER = 'Validation-Receipt';
 const RELEASE_BLOCKED = 'Blocked';
 
 export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // The engine for this database (src/db/storage/ hands SQLite's raw handle to it).
-  const validator = createValidator(app.storage, app.config.validationHistoryMax, app.webhookSubscriptions);
   // Batch-signed receipts: one signature per tree of answers committed together (signing/batch-signer.ts).
   const batchSigner = createBatchSigner(app.signingKeys, workerTreeSigner());
   app.addHook('onClose', async () => {
-    await validator.close();
     await batchSigner.close();
   });
 
@@ -72,15 +68,15 @@ export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { licenseId, productId, hwid, nonce, receiptFormat } = request.body;
+      const { licenseId, productId, hwid, nonce, receiptFormat, version } = request.body;
       const ip = clientIp(request);
-      // The blocklist first (from memory): a block is recorded as the attempt's reason BLOCKED.
-      const blocked = app.blocklist.check({ ip, hwid, licenseId, productId });
-      const { valid, decidedAtEpochMillis, outcome, committedWith } = await validator.validate({ licenseId, productId, hwid, ip, blocked });
-      if (outcome) await app.sharing.observe({ licenseId, ip, hwid, licenseProductId: outcome.licenseProductId });
+      const { valid, decidedAtEpochMillis, outcome, committedWith, deprecated } = await app.validation.check({ licenseId, productId, hwid, ip, version });
       if (nonce !== undefined) {
         // The time the recorded attempt carries.
-        const payload = { licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis: decidedAtEpochMillis, ...receiptPolicyFields(outcome) };
+        const payload = {
+          licenseId, productId, hwid, nonce, ip, valid, timestampEpochMillis: decidedAtEpochMillis, ...receiptPolicyFields(outcome),
+          ...(deprecated ? { deprecated: true } : {}),
+        };
         const kids = pinnedKids(request.headers['receipt-key-ids']);
         if (receiptFormat === 'batch') {
           // validate() resolved: the attempt is committed, so the answer may join a tree.

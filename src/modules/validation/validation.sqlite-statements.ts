@@ -88,8 +88,8 @@ export function prepareValidationStatements(db: Db, sqlite: SqliteDatabase.Datab
   const insertStatement = (rows: number) => {
     let statement = insertAttempts.get(rows);
     if (!statement) {
-      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
-      statement = sqlite.prepare(`INSERT INTO validation_attempts (license_id, hwid, ip, timestamp, successful, reason) VALUES ${values}`);
+      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+      statement = sqlite.prepare(`INSERT INTO validation_attempts (license_id, hwid, ip, timestamp, successful, reason, client_version) VALUES ${values}`);
       insertAttempts.set(rows, statement);
     }
     return statement;
@@ -130,7 +130,7 @@ export function prepareValidationStatements(db: Db, sqlite: SqliteDatabase.Datab
     recordAttempts: (attempts: readonly NewValidationAttempt[]): void => {
       for (let start = 0; start < attempts.length; start += ATTEMPTS_PER_INSERT.sqlite) {
         const chunk = attempts.slice(start, start + ATTEMPTS_PER_INSERT.sqlite);
-        insertStatement(chunk.length).run(chunk.flatMap((a) => [a.license_id, a.hwid, a.ip, a.timestamp, a.successful, a.reason]));
+        insertStatement(chunk.length).run(chunk.flatMap((a) => [a.license_id, a.hwid, a.ip, a.timestamp, a.successful, a.reason, a.client_version ?? null]));
       }
     },
     /** Deletes all but the `keep` most recent attempts of the license. */

@@ -16,6 +16,10 @@ export interface ValidationRequest {
   ip: string;
   /** A blocklist rule refuses the request (checked before it reaches the validator, from memory). */
   blocked?: boolean;
+  /** The version the client software named (recorded with the attempt). */
+  version?: string;
+  /** Its product refuses that version (archived or unknown; from memory, version-support.ts). */
+  versionRefused?: boolean;
 }
 
 /** What a validation of a known license tells beyond `valid` (the body's reason, a receipt's fields). */
@@ -115,7 +119,7 @@ export const inactiveReleaseAudit = (licenseId: string, kind: SlotKind, released
 
 /**
  * Attempts inserted by one multi-row statement, per engine. SQLite prepares one statement
- * per row count and keeps them all (64 x 6 values, far below its bound-parameter limit;
+ * per row count and keeps them all (64 x 7 values, far below its bound-parameter limit;
  * a batch rarely holds more, so larger chunks would only add prepared statements).
  * PostgreSQL sends one statement per round trip (500 x 7 values, far below its 65535).
  */
@@ -130,5 +134,6 @@ export function attemptRow(req: ValidationRequest, now: number, decision: Decisi
     timestamp: now,
     successful: decision.valid ? 1 : 0,
     reason: decision.reason,
+    client_version: req.version ?? null,
   };
 }

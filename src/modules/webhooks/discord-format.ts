@@ -50,7 +50,7 @@ const TITLES: Record<string, string> = {
 const COLORS: Record<string, number> = {
   create: GREEN, reuse: GREEN, succeeded: GREEN, reinstate: GREEN, bind: GREEN,
   revoke: RED, delete: RED, failed: RED, reject: RED, disable: RED,
-  expiring: ORANGE, release: ORANGE, expired: RED,
+  expiring: ORANGE, release: ORANGE, expired: RED, published: GREEN, deprecated: ORANGE, archived: ORANGE,
 };
 
 const REASONS: Record<string, string> = {
@@ -63,6 +63,7 @@ const REASONS: Record<string, string> = {
   HWID_LIMIT_REACHED: 'HWID (device) limit reached',
   UNKNOWN_LICENSE: 'Unknown license key',
   BLOCKED: 'Blocked',
+  VERSION_NOT_SUPPORTED: 'Version not supported',
 };
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -96,6 +96,7 @@ describe('history and bindings', () => {
     validForDays: null,
     expiryStartedAtEpochMillis: null,
     graceDays: null,
+    updatesUntilEpochMillis: null,
     features: {},
     effectiveFeatures: {},
     tier: null,

@@ -1,0 +1,125 @@
+// Release files in the database, in CHUNK_SIZE chunks: written from the request's stream
+// as it arrives (one chunk in memory at a time, its sha256 computed on the way), read back
+// as a stream or as a random-access file (what the jar library reads). Constant memory
+// whatever the file's size, and every instance reads what any instance wrote.
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Db } from '../../db/database.js';
+import type { ReleaseFilesTable } from '../../db/schema.js';
+import { HttpError } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import { clock } from '../../lib/clock.js';
+import type { RandomAccessFile } from '../../lib/jars/index.js';
+import * as repo from './release-files.repository.js';
+
+export const CHUNK_SIZE = 1024 * 1024;
+
+export const tooLarge = (maxBytes: number) => new HttpError(413, `File is larger than RELEASE_MAX_BYTES (${maxBytes} bytes)`);
+
+/** A file written and complete, not yet attached to a release. */
+export interface WrittenFile {
+  id: string;
+  name: string;
+  size: number;
+  sha256: string;
+  chunkSize: number;
+}
+
+/**
+ * Writes `body` as a new file, chunk by chunk; past `maxBytes` it stops with a 413 naming
+ * RELEASE_MAX_BYTES. A file that fails half-way is removed.
+ */
+export async function writeFile(db: Db, name: string, body: AsyncIterable<Buffer | string>, maxBytes: number): Promise<WrittenFile> {
+  const id = newId();
+  await repo.insertFile(db, { id, name, size: 0, sha256: '', chunk_size: CHUNK_SIZE, main_class: null, jar_index: null, completed_at: null, created_at: clock.now() });
+  const hash = createHash('sha256');
+  let size = 0;
+  let index = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const flush = async (bytes: number) => {
+    const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+    await repo.insertChunk(db, id, index++, Buffer.from(all.subarray(0, bytes)));
+    const rest = all.subarray(bytes);
+    pending = rest.length > 0 ? [Buffer.from(rest)] : [];
+    pendingBytes = rest.length;
+  };
+  try {
+    for await (const piece of body) {
+      const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+      size += bytes.length;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      hash.update(bytes);
+      pending.push(bytes);
+      pendingBytes += bytes.length;
+      while (pendingBytes >= CHUNK_SIZE) await flush(CHUNK_SIZE);
+    }
+    if (pendingBytes > 0) await flush(pendingBytes);
+  } catch (err) {
+    await repo.deleteFiles(db, [id]).catch(() => undefined);
+    throw err;
+  }
+  return { id, name, size, sha256: hash.digest('hex'), chunkSize: CHUNK_SIZE };
+}
+
+/** Marks a written file complete, with what the jar library read of it. */
+export const completeFile = (db: Db, file: WrittenFile, jar: { mainClass: string | null; index: unknown } | null) =>
+  repo.completeFile(db, file.id, {
+    size: file.size,
+    sha256: file.sha256,
+    main_class: jar?.mainClass ?? null,
+    jar_index: jar ? JSON.stringify(jar.index) : null,
+    completed_at: clock.now(),
+  });
+
+export const deleteFiles = (db: Db, ids: readonly string[]) => repo.deleteFiles(db, ids);
+
+type StoredFile = Pick<ReleaseFilesTable, 'id' | 'size' | 'chunk_size'>;
+
+/** Reads chunk `index`, or fails: a file's chunks are all there until it is deleted. */
+async function chunk(db: Db, file: StoredFile, index: number): Promise<Buffer> {
+  const data = await repo.readChunk(db, file.id, index);
+  if (!data) throw new Error(`release file ${file.id}: chunk ${index} is missing (deleted meanwhile?)`);
+  return data;
+}
+
+/**
+ * The file as random access (what the jar library reads): the two chunks read last are kept,
+ * so reads that walk through the file fetch each chunk once.
+ */
+export function randomAccess(db: Db, file: StoredFile): RandomAccessFile {
+  const cache = new Map<number, Promise<Buffer>>();
+  const cached = (index: number) => {
+    let found = cache.get(index);
+    if (!found) {
+      found = chunk(db, file, index);
+      cache.set(index, found);
+      if (cache.size > 2) cache.delete(cache.keys().next().value!);
+      found.catch(() => cache.delete(index));
+    }
+    return found;
+  };
+  return {
+    size: file.size,
+    async read(position, length) {
+      const end = Math.min(file.size, position + length);
+      if (position >= end) return Buffer.alloc(0);
+      const parts: Buffer[] = [];
+      for (let i = Math.floor(position / file.chunk_size); i * file.chunk_size < end; i++) {
+        const data = await cached(i);
+        const start = i * file.chunk_size;
+        parts.push(data.subarray(Math.max(position, start) - start, Math.min(end, start + data.length) - start));
+      }
+      return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    },
+  };
+}
+
+/** The file's bytes as a stream, one chunk read from the database at a time, as the reader asks. */
+export function fileStream(db: Db, file: StoredFile): Readable {
+  const chunks = Math.ceil(file.size / file.chunk_size);
+  async function* read() {
+    for (let i = 0; i < chunks; i++) yield await chunk(db, file, i);
+  }
+  return Readable.from(read(), { objectMode: false, highWaterMark: 1 });
+}
