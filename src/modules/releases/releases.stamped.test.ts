@@ -17,10 +17,12 @@ const SOURCE = `package demo;
 public class Main {
   static final long BEFORE = 1234567890123L;
   static final double RATIO = 2.5;
-  static final String KEY = "%%__LICENSING_KEY__%%";
-  static final String CUSTOMER = "%%__LICENSING_CUSTOMER__%%";
+  // Not final: javac folds a concatenation of final constants into one string, which holds
+  // the placeholders inside a longer text (never stamped; docs/releases.md says so).
+  static String KEY = "%%__LICENSING_KEY__%%";
+  static String CUSTOMER = "%%__LICENSING_CUSTOMER__%%";
   public static void main(String[] args) {
-    System.out.println(KEY + "|" + CUSTOMER + "|" + String.valueOf("%%__LICENSING_DOWNLOAD__%%") + "|" + "%%__LICENSING_NONCE__%%" + "|" + BEFORE + RATIO);
+    System.out.println(KEY + "|" + CUSTOMER + "|" + String.valueOf("%%__LICENSING_DOWNLOAD__%%") + "|" + String.valueOf("%%__LICENSING_NONCE__%%") + "|" + BEFORE + RATIO);
   }
 }
 `;
