@@ -813,6 +813,28 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/licenses/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a license by one period (or `days`), as a subscription purchase would
+         * @description The expiry moves by `days` (default the product's recurringPeriodDays), counted from the current expiry while it is ahead or in grace, from now after grace; a firstValidation clock not started grows by it instead. With `amount` an order of kind `renewal` is recorded. Audited and sent as `licenses.renewed` `{licenseId, previousExpiresAtEpochMillis, expiresAtEpochMillis, orderId}`; version + 1. Concurrent renewals each add a period.
+         *
+         *     Requires permission `licenses:write`
+         */
+        post: operations["postLicensesByIdRenew"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/licenses/stats": {
         parameters: {
             query?: never;
@@ -1081,6 +1103,26 @@ export type paths = {
          * @description Polymart's external license-key placeholder calls this when a buyer downloads the product, signed with `X-Polymart-Signature` (hex HMAC-SHA256 of the raw body keyed with POLYMART_PLACEHOLDER_SECRET, or POLYMART_WEBHOOK_SECRET when unset). The key is created or reused exactly as for a purchase. `time` must be within 300 s of the server's clock (401 otherwise).
          */
         post: operations["postIntegrationsPolymartPlaceholder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/builtbybit/purchase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * BuiltByBit purchase webhook: convert, renew, reuse or issue the buyer's license
+         * @description BuiltByBit calls this on each purchase with the "Custom" JSON template of docs/selling.md. The purchase rule applies: a held trial converts, a subscription renews (same key), a license not past grace is reused, else a new one is issued; a resource (or addon) id that names a tier moves the license to it. Each purchase records an order. The same purchase (resource, addon, user, purchase_date) delivered again is answered as the first time and does nothing. An unknown resource is 200 `{"ignored": "unknown resource"}` (audited), so BuiltByBit does not retry.
+         */
+        post: operations["postIntegrationsBuiltbybitPurchase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1806,8 +1848,54 @@ export type components = {
                 /** @description The sliding window, in hours (1-168) */
                 windowHours: number;
             } | null;
+            /**
+             * @description Named feature sets of the product, each sold under its own marketplace ids. At most 16. Removing a tier that licenses hold is 409 naming how many. A tier's marketplace ids sell the product at that tier.
+             * @example [
+             *       {
+             *         "code": "pro",
+             *         "name": "Pro",
+             *         "features": {
+             *           "pro": true
+             *         },
+             *         "marketplaceResourceId": "54321"
+             *       }
+             *     ]
+             */
+            tiers: components["schemas"]["Tier"][];
             /** @description When the product was created */
             createdAtEpochMillis: number;
+        };
+        Tier: {
+            /**
+             * @description The tier's code, unique in its product (a license's `tier`)
+             * @example pro
+             */
+            code: string;
+            /**
+             * @description Display name
+             * @example Pro
+             */
+            name: string;
+            /**
+             * @description Merged over the product's features, under the license's own, for licenses at this tier (applies live). Feature flags: at most 64 keys matching ^[a-z0-9][a-z0-9._-]{0,63}$, each a boolean, an integer or a string of up to 256 characters. null removes the product's key from effectiveFeatures.
+             * @example {
+             *       "seats": 10,
+             *       "beta": null
+             *     }
+             */
+            features: {
+                [key: string]: boolean | number | string | null;
+            };
+            /**
+             * @description A BuiltByBit resource (or addon) id that sells the product at this tier; unique across every product and tier (409 otherwise)
+             * @example 54321
+             */
+            marketplaceResourceId?: string | null;
+            /**
+             * @description A Polymart product id that sells the product at this tier; unique across every product and tier (409 otherwise)
+             * @example 54321
+             */
+            polymartProductId?: string | null;
         };
         /** @description A product. On PUT the whole record is replaced: omitted optional fields become null (features {}, revealReasons false, expiryBasis fixed). Changing maxIps or maxHwids (or slotTimeoutMinutes, selfReleaseLimit, expiryBasis, validForDays, graceDays) does not change existing licenses; features and revealReasons apply to them live. */
         ProductBody: {
@@ -1911,6 +1999,20 @@ export type components = {
                 /** @description The sliding window, in hours (1-168) */
                 windowHours: number;
             } | null;
+            /**
+             * @description Omitted: [] (PUT), kept (PATCH). At most 16. Removing a tier that licenses hold is 409 naming how many. A tier's marketplace ids sell the product at that tier.
+             * @example [
+             *       {
+             *         "code": "pro",
+             *         "name": "Pro",
+             *         "features": {
+             *           "pro": true
+             *         },
+             *         "marketplaceResourceId": "54321"
+             *       }
+             *     ]
+             */
+            tiers?: components["schemas"]["Tier"][];
         };
         /** @description A product as a license shows it: its id and name only */
         ProductName: {
@@ -2021,6 +2123,20 @@ export type components = {
                 /** @description The sliding window, in hours (1-168) */
                 windowHours: number;
             } | null;
+            /**
+             * @description Omitted: [] (PUT), kept (PATCH). At most 16. Removing a tier that licenses hold is 409 naming how many. A tier's marketplace ids sell the product at that tier.
+             * @example [
+             *       {
+             *         "code": "pro",
+             *         "name": "Pro",
+             *         "features": {
+             *           "pro": true
+             *         },
+             *         "marketplaceResourceId": "54321"
+             *       }
+             *     ]
+             */
+            tiers?: components["schemas"]["Tier"][];
         };
         Order: {
             /** @description Order id (UUIDv7) */
@@ -2035,6 +2151,14 @@ export type components = {
             licenseIds: string[];
             /** @description When the order was created */
             createdAtEpochMillis: number;
+            /**
+             * @description What was bought: new (a new license), renewal (a subscription period), conversion (a trial converted), upgrade (a tier change without renewal, a lower tier too), reuse (a purchase that left the held license as it was)
+             * @example renewal
+             * @enum {string}
+             */
+            kind: "new" | "renewal" | "conversion" | "upgrade" | "reuse";
+            /** @description The license the purchase is about; null: none */
+            licenseId: string | null;
             /** @description When the purchase was refunded (a Polymart refund or chargeback, or staff); absent while it stands. `totalAmount` stays what was paid: revenue is the sum over orders without refundedAtEpochMillis (`GET /orders?refunded=false`). */
             refundedAtEpochMillis?: number;
         };
@@ -2061,6 +2185,14 @@ export type components = {
              *     ]
              */
             licenseIds?: string[];
+            /**
+             * @description Omitted: new on POST, unchanged on PUT
+             * @example renewal
+             * @enum {string}
+             */
+            kind?: "new" | "renewal" | "conversion" | "upgrade" | "reuse";
+            /** @description The license the purchase is about (joined to licenseIds). Omitted: the first of licenseIds, else null. */
+            licenseId?: string | null;
             /**
              * @description When the purchase was refunded; null: it stands. Omitted: null on POST, unchanged on PUT.
              * @example null
@@ -2170,6 +2302,15 @@ export type components = {
             effectiveFeatures: {
                 [key: string]: boolean | number | string;
             };
+            /** @description A code of the product's tiers (its features merge between the product's and the license's); null: the base */
+            tier: string | null;
+            /** @description A trial: a sale of the product converts it, keeping the key */
+            trial: boolean;
+            /**
+             * @description revoked; else expired (past its expiry and any grace); grace (past its expiry, within graceDays); notStarted (a firstValidation clock not started); else active
+             * @enum {string}
+             */
+            status: "active" | "notStarted" | "grace" | "expired" | "revoked";
             /**
              * @description Whether the validate body carries `reason`; null: the product's setting (read live).
              * @example true
@@ -2207,7 +2348,7 @@ export type components = {
              * @description First check that failed, or VALID (GRACE: valid in the grace days; UNKNOWN only for failed attempts imported through PUT without a reason)
              * @enum {string}
              */
-            reason: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
+            reason: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
         };
         CreateLicenseBody: {
             /** @description Id of an existing product */
@@ -2285,6 +2426,16 @@ export type components = {
                 /** @description The sliding window, in hours (1-168) */
                 windowHours: number;
             } | null;
+            /**
+             * @description A code of the product's tiers (400 otherwise); null: the base. Omitted: null / false.
+             * @example pro
+             */
+            tier?: string | null;
+            /**
+             * @description A trial: a sale of the product converts it (same key). Omitted: null / false.
+             * @example false
+             */
+            trial?: boolean;
         };
         UpdateLicenseBody: {
             /** @description Id of an existing product */
@@ -2368,6 +2519,16 @@ export type components = {
                 windowHours: number;
             } | null;
             /**
+             * @description A code of the product's tiers (400 otherwise); null: the base. Omitted: null / false.
+             * @example pro
+             */
+            tier?: string | null;
+            /**
+             * @description A trial: a sale of the product converts it (same key). Omitted: null / false.
+             * @example false
+             */
+            trial?: boolean;
+            /**
              * @description The complete list of bound IP addresses (omitted = none); duplicates are dropped
              * @example []
              */
@@ -2387,7 +2548,7 @@ export type components = {
                  * @description Defaults to VALID for successful attempts and UNKNOWN otherwise
                  * @enum {string}
                  */
-                reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
+                reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
             }[];
         };
         /** @description Fields given are set (null clears), the others are kept; `usedIps`, `usedHwids` and `validationAttempts` change only when given. With `version`, a different stored version is 409. At least one field. */
@@ -2473,6 +2634,16 @@ export type components = {
                 windowHours: number;
             } | null;
             /**
+             * @description A code of the product's tiers (400 otherwise); null: the base. Omitted: null / false.
+             * @example pro
+             */
+            tier?: string | null;
+            /**
+             * @description A trial: a sale of the product converts it (same key). Omitted: null / false.
+             * @example false
+             */
+            trial?: boolean;
+            /**
              * @description The complete list of bound IP addresses (omitted = none); duplicates are dropped
              * @example []
              */
@@ -2492,7 +2663,7 @@ export type components = {
                  * @description Defaults to VALID for successful attempts and UNKNOWN otherwise
                  * @enum {string}
                  */
-                reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
+                reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED" | "UNKNOWN";
             }[];
         };
         /** @description Optional */
@@ -2503,11 +2674,35 @@ export type components = {
              */
             reason?: string;
         };
+        /** @description Optional: an empty body renews by the product's period and records no order */
+        RenewBody: {
+            /**
+             * @description Days to add (omitted: the product's recurringPeriodDays; 400 naming `days` without one)
+             * @example 30
+             */
+            days?: number;
+            /**
+             * @description What the customer paid: with it, an order `renewal` is recorded
+             * @example 4.99
+             */
+            amount?: number;
+        };
         LicenseStats: {
             /** @description Licenses without an expiry or expiring after now */
             active: number;
             /** @description Licenses whose expiry is now or earlier */
             expired: number;
+            /** @description Licenses per lifecycle status now (a license body's `status`) */
+            byStatus: {
+                active: number;
+                /** @description A firstValidation clock not started */
+                notStarted: number;
+                /** @description Past their expiry, within their grace days */
+                grace: number;
+                /** @description Past their expiry and any grace */
+                expired: number;
+                revoked: number;
+            };
             /** @description Validation attempts since `since` per hour, oldest first; hours without attempts are left out */
             validationsByHour: components["schemas"]["HourCount"][];
         };
@@ -2551,7 +2746,7 @@ export type components = {
              * @description Only when the license's revealReasons (or its product's) is true: VALID, GRACE (valid, in the grace days), or the first check that failed. Never for an unknown license.
              * @enum {string}
              */
-            reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED";
+            reason?: "VALID" | "GRACE" | "PRODUCT_MISMATCH" | "REVOKED" | "EXPIRED" | "GRACE_UNBOUND" | "IP_LIMIT_REACHED" | "HWID_LIMIT_REACHED" | "BLOCKED";
         };
         /** @description At least one of hwid and ip */
         ReleaseBody: {
@@ -2754,6 +2949,55 @@ export type components = {
              */
             value: string;
         };
+        BuiltByBitPurchaseBody: {
+            /** @description MARKETPLACE_SECRET, written into the template (compared in constant time) */
+            secret: string;
+            /**
+             * @description The buyer ({user_id}); the customer whose socials.MarketplaceID it is (created when new)
+             * @example 123456
+             */
+            user_id: string | number;
+            /**
+             * @description The resource bought ({resource_id}): a product's or a tier's marketplaceResourceId
+             * @example 4242
+             */
+            resource_id: string | number;
+            /**
+             * @description The addon bought ({addon_id}), if any: when it is a product's or a tier's marketplaceResourceId, it names what is sold; empty: none
+             * @example 77
+             */
+            addon_id?: string | number;
+            /**
+             * @description When it was bought ({purchase_date}), epoch seconds, a number or numeric text
+             * @example 1767225600
+             */
+            purchase_date: number | string;
+            /**
+             * @description What the buyer paid ({final_price}), a decimal: the order's amount (omitted or empty: the product's price)
+             * @example 9.99
+             */
+            price?: number | string;
+        };
+        BuiltByBitPurchaseAnswer: {
+            /** @description The buyer's license key */
+            licenseKey: string;
+            /** @description A new license (false: the held one was converted, renewed or reused) */
+            created: boolean;
+            /**
+             * @description What the purchase did
+             * @enum {string}
+             */
+            step: "conversion" | "renewal" | "reuse" | "new";
+            /** @description The order recorded */
+            orderId: string | null;
+        };
+        BuiltByBitIgnoredAnswer: {
+            /**
+             * @description No product or tier is sold under the resource (or addon) id: nothing done, audited
+             * @enum {string}
+             */
+            ignored: "unknown resource";
+        };
         WebhookEndpointBody: {
             /**
              * @description http(s) URL of a public host
@@ -2761,7 +3005,7 @@ export type components = {
              */
             url: string;
             /**
-             * @description Event types to receive, or `["*"]` for all. Known types: apiToken.create, apiToken.revoke, blocklist.create, blocklist.update, blocklist.delete, customers.create, customers.update, customers.delete, licenses.create, licenses.update, licenses.delete, licenses.issueFile, licenses.revoke, licenses.reinstate, licenses.slot.release, licenses.expiry.start, licenses.sharing.suspected, licenses.sharing.clear, marketplace.license.create, marketplace.license.reuse, marketplace.license.reject, marketplace.license.revoke, orders.create, orders.update, orders.delete, products.create, products.update, products.delete, registrationKey.generate, registrationKey.revoke, roles.create, roles.update, roles.delete, signingKey.create, signingKey.activate, signingKey.rotate, signingKey.delete, staff.create, staff.delete, staff.setActive, staff.setRoles, staff.changePassword, staff.setPassword, staff.totp.enable, staff.totp.disable, webhookEndpoint.create, webhookEndpoint.update, webhookEndpoint.delete, webhookEndpoint.rotateSecret, webhookEndpoint.disable, licenses.slot.bind, licenses.validate.succeeded, licenses.validate.failed, licenses.expiring, licenses.expired, blocklist.hit.
+             * @description Event types to receive, or `["*"]` for all. Known types: apiToken.create, apiToken.revoke, blocklist.create, blocklist.update, blocklist.delete, customers.create, customers.update, customers.delete, licenses.create, licenses.update, licenses.delete, licenses.issueFile, licenses.revoke, licenses.reinstate, licenses.slot.release, licenses.expiry.start, licenses.sharing.suspected, licenses.sharing.clear, licenses.renewed, licenses.trial.converted, licenses.tier.changed, marketplace.license.create, marketplace.license.reuse, marketplace.license.reject, marketplace.license.revoke, orders.create, orders.update, orders.delete, products.create, products.update, products.delete, registrationKey.generate, registrationKey.revoke, roles.create, roles.update, roles.delete, signingKey.create, signingKey.activate, signingKey.rotate, signingKey.delete, staff.create, staff.delete, staff.setActive, staff.setRoles, staff.changePassword, staff.setPassword, staff.totp.enable, staff.totp.disable, webhookEndpoint.create, webhookEndpoint.update, webhookEndpoint.delete, webhookEndpoint.rotateSecret, webhookEndpoint.disable, licenses.slot.bind, licenses.validate.succeeded, licenses.validate.failed, licenses.expiring, licenses.expired, licenses.grace.ended, licenses.trial.ending, blocklist.hit.
              * @example [
              *       "licenses.create",
              *       "licenses.revoke",
@@ -2891,6 +3135,7 @@ export type Socials = components['schemas']['Socials'];
 export type CustomerBody = components['schemas']['CustomerBody'];
 export type CustomerPatch = components['schemas']['CustomerPatch'];
 export type Product = components['schemas']['Product'];
+export type Tier = components['schemas']['Tier'];
 export type ProductBody = components['schemas']['ProductBody'];
 export type ProductName = components['schemas']['ProductName'];
 export type ProductPatch = components['schemas']['ProductPatch'];
@@ -2903,6 +3148,7 @@ export type CreateLicenseBody = components['schemas']['CreateLicenseBody'];
 export type UpdateLicenseBody = components['schemas']['UpdateLicenseBody'];
 export type PatchLicenseBody = components['schemas']['PatchLicenseBody'];
 export type RevokeBody = components['schemas']['RevokeBody'];
+export type RenewBody = components['schemas']['RenewBody'];
 export type LicenseStats = components['schemas']['LicenseStats'];
 export type HourCount = components['schemas']['HourCount'];
 export type ValidateBody = components['schemas']['ValidateBody'];
@@ -2922,6 +3168,9 @@ export type PolymartPingAnswer = components['schemas']['PolymartPingAnswer'];
 export type PolymartIgnoredAnswer = components['schemas']['PolymartIgnoredAnswer'];
 export type PolymartPlaceholderBody = components['schemas']['PolymartPlaceholderBody'];
 export type PolymartPlaceholderAnswer = components['schemas']['PolymartPlaceholderAnswer'];
+export type BuiltByBitPurchaseBody = components['schemas']['BuiltByBitPurchaseBody'];
+export type BuiltByBitPurchaseAnswer = components['schemas']['BuiltByBitPurchaseAnswer'];
+export type BuiltByBitIgnoredAnswer = components['schemas']['BuiltByBitIgnoredAnswer'];
 export type WebhookEndpointBody = components['schemas']['WebhookEndpointBody'];
 export type QueuedEvent = components['schemas']['QueuedEvent'];
 export type CreateRuleBody = components['schemas']['CreateRuleBody'];
@@ -6734,8 +6983,13 @@ export interface operations {
                  * @example 9XW2M
                  */
                 key?: string;
-                /** @description active: no expiry or expiring later than now; expired: expiry at or before now */
-                status?: "active" | "expired";
+                /**
+                 * @description Only licenses in one of these states now, comma-separated: active, notStarted, grace, expired, revoked (as a license body's `status`)
+                 * @example active,grace
+                 */
+                status?: string;
+                /** @description true: only trials; false: only licenses that are not trials */
+                trial?: boolean;
                 /** @description suspected: only licenses suspected of sharing (not cleared) */
                 sharing?: "suspected";
                 /**
@@ -7441,6 +7695,109 @@ export interface operations {
             };
             /** @description License is not revoked */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Service temporarily unavailable`: the database is unreachable, restarting or locked; try again after `Retry-After` (5) seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postLicensesByIdRenew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: an empty body renews by the product's period and records no order */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenewBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["License"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Lacks the required permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `License is revoked`, or `License does not expire` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8527,6 +8884,78 @@ export interface operations {
                 };
             };
             /** @description `Polymart integration is not configured` (POLYMART_WEBHOOK_SECRET is unset), or the database is unavailable (with `Retry-After`) */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postIntegrationsBuiltbybitPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuiltByBitPurchaseBody"];
+            };
+        };
+        responses: {
+            /** @description Handled, or acknowledged and ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuiltByBitPurchaseAnswer"] | components["schemas"]["BuiltByBitIgnoredAnswer"];
+                };
+            };
+            /** @description Invalid input, or a body that is not JSON; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Invalid secret` (audited `marketplace.license.reject`) */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Marketplace webhook is not configured` (MARKETPLACE_SECRET is unset), or the database is unavailable */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
