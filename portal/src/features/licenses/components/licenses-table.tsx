@@ -77,8 +77,9 @@ export function LicensesTable({ licenses, names, sorting }: { licenses: License[
               </>
             ) : null}
           </td>
-          <td className="nowrap">
-            {/* The date, exact time on hover: a date-time with seconds pushed "Issued" out of a laptop's view. */}
+          <td className="expiry-cell">
+            {/* The date, exact time on hover: a date-time with seconds pushed "Issued" out of a laptop's view.
+                "Trial ends" may wrap above its date (the date itself stays on one line), or it did too. */}
             <ExpiryText license={license} />
           </td>
           <td>
