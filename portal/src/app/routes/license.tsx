@@ -79,7 +79,7 @@ export function LicensePage() {
                     {license.isFetching ? 'Refreshing…' : 'Refresh'}
                   </button>
                   {canWrite ? <LicenseFileButton licenseId={id} /> : null}
-                  {canWrite ? <RenewButton license={data} periodDays={product?.recurringPeriodDays ?? null} onDone={setDone} /> : null}
+                  {canWrite ? <RenewButton license={data} periodDays={product?.recurringPeriodDays} onDone={setDone} /> : null}
                   {canWrite ? <RevokeButtons license={data} onDone={setDone} /> : null}
                   {canDelete ? (
                     <DeleteButton id={id} what="this license" mutation={remove} consequence="Client software using this key stops validating. Orders lose the reference." onDeleted={() => navigate('/licenses')} />

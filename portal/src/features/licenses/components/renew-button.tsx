@@ -15,6 +15,7 @@ import { renewProblems } from '../renewal-values';
 // A renewal adds at most what a license clock may run (the API's bound for `days` is the same).
 const DAYS = LICENSE_SETTINGS.validForDays;
 
+/** `periodDays`: the product's billing period; null: it has none; undefined: not known (no products:read). */
 export function RenewButton({ license, periodDays, onDone }: { license: License; periodDays?: number | null; onDone: (message: string) => void }) {
   const renew = useRenewLicense(license.id);
   const [asking, setAsking] = useState(false);
@@ -61,7 +62,13 @@ export function RenewButton({ license, periodDays, onDone }: { license: License;
           placeholder={periodDays ? String(periodDays) : undefined}
           onChange={(e) => setDays(e.target.value)}
           error={problems.days}
-          hint={periodDays ? `Empty: the product's billing period, ${periodDays} days.` : 'The product has no billing period: give the days.'}
+          hint={
+            periodDays
+              ? `Empty: the product's billing period, ${periodDays} days.`
+              : periodDays === null
+                ? 'The product has no billing period: give the days.'
+                : "Empty: the product's billing period."
+          }
         />
         <TextField
           label="Amount paid (optional)"
