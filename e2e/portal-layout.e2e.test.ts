@@ -30,6 +30,21 @@ describe('portal layout at laptop and phone sizes', () => {
     const license = await newLicense(t, { customerId: customer.id, productId: product.id, maxHwids: 1 });
     // A dated expiry: its column is the widest one of the licenses list.
     await newLicense(t, { customerId: customer.id, productId: product.id, expiresAtEpochMillis: Date.now() + 86_400_000 * 400 });
+    // Sales (issue #35): a subscription with a tier sold under its own ids; a not-started
+    // trial at that tier, a running trial and a license in grace, whose status and expiry
+    // columns must keep the list within a laptop's width.
+    const subscription = await createProduct(t, {
+      name: 'Northwind Server Subscription',
+      isSubscription: true,
+      recurringPeriodDays: 30,
+      marketplaceResourceId: '104242',
+      polymartProductId: '5151',
+      tiers: [{ code: 'enterprise', name: 'Enterprise', features: { seats: 50 }, marketplaceResourceId: '104243', polymartProductId: '5152' }],
+    });
+    const trial = { customerId: customer.id, productId: subscription.id, trial: true, tier: 'enterprise' };
+    await newLicense(t, { ...trial, expiryBasis: 'firstValidation', validForDays: 14 });
+    await newLicense(t, { ...trial, expiresAtEpochMillis: Date.now() + 86_400_000 * 300 });
+    await newLicense(t, { customerId: customer.id, productId: subscription.id, expiresAtEpochMillis: Date.now() - 86_400_000, graceDays: 7 });
     for (const hwid of ['workstation-01', 'workstation-02', 'workstation-01']) await validate(t, { licenseId: license.id, productId: product.id, hwid });
     const order = await createOrder(t, { customerId: customer.id, productIds: [product.id], licenseIds: [license.id], totalAmount: 49.5 });
     const role = await createRole(t, ['customers:read', 'licenses:read', 'staff:manage', 'products:read'], 'Support');
@@ -41,6 +56,7 @@ describe('portal layout at laptop and phone sizes', () => {
       ['customer-edit', `/portal/customers/${customer.id}/edit`, `Edit ${customer.name}`],
       ['products', '/portal/products', 'Products'],
       ['product', `/portal/products/${product.id}`, product.name],
+      ['product-tiers', `/portal/products/${subscription.id}`, subscription.name],
       ['product-new', '/portal/products/new', 'New product'],
       ['licenses', '/portal/licenses', 'Licenses'],
       ['license', `/portal/licenses/${license.id}`, 'License'],

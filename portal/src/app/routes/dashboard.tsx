@@ -11,7 +11,7 @@ import { useCustomers } from '../../features/customers/api/get-customers';
 import { useLicenseStats } from '../../features/licenses/api/get-license-stats';
 import { useLicenses } from '../../features/licenses/api/get-licenses';
 import { ValidationsChart } from '../../features/licenses/components/validations-chart';
-import { validationsPerDay, windowStart } from '../../features/licenses/license-stats';
+import { LICENSE_STATUSES, STATUS_NAMES, validationsPerDay, windowStart } from '../../features/licenses/license-stats';
 import { useProducts } from '../../features/products/api/get-products';
 import { useCan, useSession } from '../../hooks/use-session';
 import { GettingStarted } from '../getting-started';
@@ -61,6 +61,20 @@ export function DashboardPage() {
         {can.licenses ? <Stat label="Expired licenses" value={licenses.data?.expired} to="/licenses" loading={licenses.isPending} /> : null}
         {can.licenses ? <Stat label="Suspected sharing" value={suspected.data?.total} to="/licenses?sharing=suspected" loading={suspected.isPending} /> : null}
       </div>
+      {can.licenses && licenses.data ? (
+        <section className="card by-status" aria-labelledby="by-status-title">
+          <h2 id="by-status-title">Licenses by status</h2>
+          <ul className="status-counts">
+            {LICENSE_STATUSES.map((status) => (
+              <li key={status}>
+                <Link to={`/licenses?status=${status}`}>
+                  <strong data-testid={`by-status-${status}`}>{licenses.data.byStatus[status]}</strong> {STATUS_NAMES[status]}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {[customers, products, licenses, suspected].map((q, i) => (q.error ? <ErrorMessage key={i} error={q.error} /> : null))}
       {can.licenses ? (
         <section className="card">

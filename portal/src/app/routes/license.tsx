@@ -1,5 +1,6 @@
-// A license's page: key, limits, bindings with Release, validation history. Every change
-// is a PATCH with the version read; a conflict reloads and says someone else changed it.
+// A license's page: key, status, tier, limits, bindings with Release, Renew, its orders by
+// kind, validation history. Every change is a PATCH with the version read; a conflict
+// reloads and says someone else changed it.
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { DeleteButton } from '../../components/delete-button';
@@ -11,6 +12,8 @@ import { isVersionConflict, useUpdateLicense } from '../../features/licenses/api
 import { BindingsList } from '../../features/licenses/components/bindings-list';
 import { LicenseFileButton } from '../../features/licenses/components/license-file-button';
 import { RevokeButtons } from '../../features/licenses/components/revoke-buttons';
+import { RenewButton } from '../../features/licenses/components/renew-button';
+import { LicenseOrders } from '../../features/orders/components/license-orders';
 import { LicenseEditForm } from '../../features/licenses/components/license-edit-form';
 import { LicenseSummary } from '../../features/licenses/components/license-summary';
 import { ValidationHistory } from '../../features/licenses/components/validation-history';
@@ -20,6 +23,7 @@ import { BlockButtons, BlockScopePicker, blockRule, type BlockScope } from '../.
 import { withoutBinding } from '../../features/licenses/license-stats';
 import { useCan } from '../../hooks/use-session';
 import { useNames } from '../use-names';
+import type { Product } from '../../types/api';
 
 export function LicensePage() {
   const { id = '' } = useParams();
@@ -33,6 +37,7 @@ export function LicensePage() {
   const canWrite = useCan('licenses:write');
   const canDelete = useCan('licenses:delete');
   const canBlock = useCan('blocklist:write');
+  const canReadOrders = useCan('orders:read');
   const block = useCreateRule();
   const [blockScope, setBlockScope] = useState<BlockScope>('license');
   const conflict = isVersionConflict(update.error);
@@ -61,6 +66,8 @@ export function LicensePage() {
               setDone(`${type === 'ip' ? 'IP' : 'HWID'} ${value} blocked for ${blockScope === 'license' ? 'this license' : 'every license of this product'}.`),
           });
         };
+        // Full products (products:read) carry the tiers and the billing period.
+        const product = names.products.find((p) => p.id === data.productId) as Partial<Product> | undefined;
         return (
           <>
             <PageHeader
@@ -72,6 +79,7 @@ export function LicensePage() {
                     {license.isFetching ? 'Refreshing…' : 'Refresh'}
                   </button>
                   {canWrite ? <LicenseFileButton licenseId={id} /> : null}
+                  {canWrite ? <RenewButton license={data} periodDays={product?.recurringPeriodDays} onDone={setDone} /> : null}
                   {canWrite ? <RevokeButtons license={data} onDone={setDone} /> : null}
                   {canDelete ? (
                     <DeleteButton id={id} what="this license" mutation={remove} consequence="Client software using this key stops validating. Orders lose the reference." onDeleted={() => navigate('/licenses')} />
@@ -83,7 +91,7 @@ export function LicensePage() {
             {!conflict && action === 'release' ? <ErrorMessage error={update.error} title="Not saved:" /> : null}
             {done ? <Notice tone="success">{done}</Notice> : null}
             <ErrorMessage error={block.error} title="Not blocked:" />
-            <LicenseSummary license={data} names={names} />
+            <LicenseSummary license={data} names={names} tiers={product?.tiers} />
             <SharingPanel licenseId={id} canClear={canWrite} />
             <div className="two-columns">
               <BindingsList title="Bound IPs" kind="IP" bindings={data.bindings.ips} limit={data.maxIps} canRelease={canWrite} busy={update.isPending} onRelease={(ip) => release('ip', ip)} />
@@ -93,6 +101,7 @@ export function LicensePage() {
               <LicenseEditForm
                 key={data.version}
                 license={data}
+                tiers={product?.tiers}
                 saving={update.isPending}
                 error={conflict || action !== 'edit' ? null : update.error}
                 onSubmit={(patch) => {
@@ -103,6 +112,7 @@ export function LicensePage() {
                 }}
               />
             ) : null}
+            {canReadOrders ? <LicenseOrders license={data} names={names} /> : null}
             <ValidationHistory
               attempts={data.validationAttempts}
               revokedReason={data.revokedReason}

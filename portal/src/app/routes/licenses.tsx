@@ -1,4 +1,5 @@
-// Licenses, filterable by customer, product, part of the key and status; sortable and
+// Licenses, filterable by customer, product, part of the key, status (several at once) and
+// trial; sortable and
 // paged, newest first (filters, sort and page kept in the address). A page loads only
 // its own licenses' histories.
 import { useState, type FormEvent } from 'react';
@@ -14,28 +15,31 @@ import { useCan } from '../../hooks/use-session';
 import { pageQuery } from '../../lib/pagination';
 import { CustomerProductFilters, type FilterKey } from '../customer-product-filters';
 import { useNames } from '../use-names';
+import { LICENSE_STATUSES, STATUS_NAMES, parseStatuses } from '../../features/licenses/license-stats';
 
 const PAGE_SIZE = 20;
 const SORTABLE = ['createdAt', 'expiresAt'];
 
 export function LicensesPage() {
-  const list = useListParams(SORTABLE, ['customerId', 'productId', 'key', 'status', 'sharing']);
-  const { customerId, productId, key, status, sharing } = list.filters as Record<'customerId' | 'productId' | 'key' | 'status' | 'sharing', string>;
+  const list = useListParams(SORTABLE, ['customerId', 'productId', 'key', 'status', 'trial', 'sharing']);
+  const { customerId, productId, key, status, trial, sharing } = list.filters as Record<'customerId' | 'productId' | 'key' | 'status' | 'trial' | 'sharing', string>;
+  const statuses = parseStatuses(status);
   const [keyDraft, setKeyDraft] = useState(key);
   const licenses = useLicenses({
     customerId: customerId || undefined,
     productId: productId || undefined,
     key: key || undefined,
-    status: status === 'active' || status === 'expired' ? status : undefined,
+    status: statuses.length > 0 ? statuses.join(',') : undefined,
+    trial: trial === 'true' ? true : trial === 'false' ? false : undefined,
     sharing: sharing === 'suspected' ? 'suspected' : undefined,
     ...list.sortQuery,
     ...pageQuery(list.page, PAGE_SIZE),
   });
   const names = useNames();
   const canWrite = useCan('licenses:write');
-  const filtered = Boolean(customerId || productId || key || status || sharing);
+  const filtered = Boolean(customerId || productId || key || status || trial || sharing);
 
-  const setFilter = (name: FilterKey | 'status' | 'sharing', value: string) => list.update({ filters: { [name]: value } });
+  const setFilter = (name: FilterKey | 'status' | 'trial' | 'sharing', value: string) => list.update({ filters: { [name]: value } });
   const searchKey = (event: FormEvent) => {
     event.preventDefault();
     list.update({ filters: { key: keyDraft.trim() } });
@@ -58,10 +62,29 @@ export function LicensesPage() {
       <div className="filter-bar">
         <CustomerProductFilters names={names} customerId={customerId} productId={productId} onChange={setFilter} />
         <div className="form form-inline filters">
-          <SelectField label="Status" value={status} onChange={(e) => setFilter('status', e.target.value)}>
+          <SelectField
+            label="Status"
+            multiple
+            size={LICENSE_STATUSES.length + 1}
+            className="status-filter"
+            value={statuses.length > 0 ? statuses : ['']}
+            onChange={(e) => {
+              const chosen = Array.from(e.target.selectedOptions, (option) => option.value);
+              setFilter('status', chosen.includes('') ? '' : chosen.join(','));
+            }}
+            hint="Ctrl- or ⌘-click for several."
+          >
             <option value="">Any status</option>
-            <option value="active">Active</option>
-            <option value="expired">Expired</option>
+            {LICENSE_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {STATUS_NAMES[value]}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label="Trial" value={trial} onChange={(e) => setFilter('trial', e.target.value)}>
+            <option value="">Any</option>
+            <option value="true">Trials only</option>
+            <option value="false">No trials</option>
           </SelectField>
           <SelectField label="Sharing" value={sharing} onChange={(e) => setFilter('sharing', e.target.value)}>
             <option value="">Any</option>

@@ -11,6 +11,7 @@ import { useUpdateProduct } from '../../features/products/api/update-product';
 import { ProductDetails } from '../../features/products/components/product-details';
 import { IntegratePanel } from '../../features/products/components/integrate-panel';
 import { ProductForm } from '../../features/products/components/product-form';
+import { TiersPanel } from '../../features/products/components/tiers-panel';
 import { useLicenses } from '../../features/licenses/api/get-licenses';
 import { useOrders } from '../../features/orders/api/get-orders';
 import { useCan } from '../../hooks/use-session';
@@ -64,10 +65,12 @@ export function ProductEditPage() {
           <IdRow label="Product id" id={data.id} />
           {update.isSuccess ? <Notice tone="success">Product saved. Existing licenses keep their limits; new ones get the new defaults.</Notice> : null}
           {canWrite ? (
-            <ProductForm key={JSON.stringify(data)} product={data} saving={update.isPending} error={update.error} onSubmit={(input) => update.mutate({ id, input })} />
+            // Keyed by everything but the tiers: a tier saved in the panel keeps unsaved edits here.
+            <ProductForm key={JSON.stringify({ ...data, tiers: undefined })} product={data} saving={update.isPending} error={update.error} onSubmit={(input) => update.mutate({ id, input })} />
           ) : (
             <ProductDetails product={data} />
           )}
+          <TiersPanel product={data} canWrite={canWrite} />
           <IntegratePanel productId={id} />
         </>
       )}

@@ -1,15 +1,76 @@
 // Pure license arithmetic for the pages: status, validations per day, history order.
+import { formatDateTime } from '../../lib/format';
+import { DAY_MS } from '../../lib/from-server';
 import type { HourCount, License, ValidationAttempt } from '../../types/api';
 
-export type LicenseStatus = 'active' | 'expired' | 'revoked';
+export type LicenseStatus = License['status'];
 
-/** Revoked (an expiry set by a revocation) or expired once the time is at or past the expiry (SPEC.md); no expiry never expires. */
-export function licenseStatus(
-  license: Pick<License, 'expiresAtEpochMillis'> & Partial<Pick<License, 'revokedAtEpochMillis'>>,
-  now: number = Date.now(),
-): LicenseStatus {
+/** Every status, in the order lists and filters show them. */
+export const LICENSE_STATUSES: readonly LicenseStatus[] = ['active', 'notStarted', 'grace', 'expired', 'revoked'];
+
+/** Each status's name where it is chosen (filters, the dashboard). */
+export const STATUS_NAMES: Record<LicenseStatus, string> = { active: 'Active', notStarted: 'Not started', grace: 'In grace', expired: 'Expired', revoked: 'Revoked' };
+
+type StatusFacts = Pick<License, 'expiresAtEpochMillis'> &
+  Partial<Pick<License, 'revokedAtEpochMillis' | 'graceDays' | 'expiryBasis' | 'expiryStartedAtEpochMillis'>>;
+
+/**
+ * The lifecycle status at `now`, by the server's rule (a license body's `status`): revoked;
+ * else expired once past the expiry and its grace days; grace between the expiry and the end
+ * of grace; notStarted while a first-use clock has not started; else active. No expiry never
+ * expires.
+ */
+export function licenseStatus(license: StatusFacts, now: number = Date.now()): LicenseStatus {
   if (license.revokedAtEpochMillis != null) return 'revoked';
-  return license.expiresAtEpochMillis !== null && now >= license.expiresAtEpochMillis ? 'expired' : 'active';
+  const expiry = license.expiresAtEpochMillis;
+  if (expiry !== null) {
+    if (now >= expiry + (license.graceDays ?? 0) * DAY_MS) return 'expired';
+    if (now >= expiry) return 'grace';
+  }
+  if (license.expiryBasis === 'firstValidation' && expiry === null && license.expiryStartedAtEpochMillis == null) return 'notStarted';
+  return 'active';
+}
+
+/** A `status` filter from the address (comma-separated): the known statuses in it, in list order. */
+export function parseStatuses(text: string | undefined): LicenseStatus[] {
+  const given = new Set((text ?? '').split(',').map((part) => part.trim()));
+  return LICENSE_STATUSES.filter((status) => given.has(status));
+}
+
+export interface StatusLabel {
+  status: LicenseStatus;
+  /** What the badge says. */
+  text: string;
+  /** The whole sentence with its date (the badge's hover text when `text` is short). */
+  full: string;
+  tone: 'ok' | 'warn' | 'bad' | 'muted';
+}
+
+const TONES: Record<LicenseStatus, StatusLabel['tone']> = { active: 'ok', notStarted: 'muted', grace: 'warn', expired: 'bad', revoked: 'bad' };
+
+/**
+ * How a license's status reads: "Active", "Trial, ends <date>", "Not started", "In grace
+ * until <date>", "Expired", "Revoked". `short` (lists) drops the date from the badge: "Trial",
+ * "In grace" (the whole sentence stays in `full`).
+ */
+export function statusLabel(
+  license: StatusFacts & Partial<Pick<License, 'trial'>>,
+  { now = Date.now(), short = false }: { now?: number; short?: boolean } = {},
+): StatusLabel {
+  const status = licenseStatus(license, now);
+  const expiry = license.expiresAtEpochMillis;
+  let full: string;
+  let text: string;
+  if (status === 'grace') {
+    full = `In grace until ${formatDateTime(expiry! + (license.graceDays ?? 0) * DAY_MS)}`;
+    text = short ? 'In grace' : full;
+  } else if (status === 'active' && license.trial) {
+    full = expiry === null ? 'Trial' : `Trial, ends ${formatDateTime(expiry)}`;
+    text = short ? 'Trial' : full;
+  } else {
+    full = text = STATUS_NAMES[status];
+  }
+  return { status, text, full, tone: TONES[status] };
 }
 
 export interface DayCount {

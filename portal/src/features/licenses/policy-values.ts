@@ -67,3 +67,17 @@ export function graceEnd(license: Pick<License, 'graceDays' | 'expiresAtEpochMil
   if (license.graceDays === null || license.expiresAtEpochMillis === null || license.revokedAtEpochMillis !== null) return null;
   return license.expiresAtEpochMillis + license.graceDays * DAY_MS;
 }
+
+/**
+ * The expiry a license of a subscription product gets when issued now: one billing period
+ * (`recurringPeriodDays`) from `now`, as a sale gives it. Null for a product that is not a
+ * subscription, or whose expiry basis runs its own clock (from creation or first use).
+ */
+export function subscriptionExpiry(
+  product: { isSubscription?: boolean; recurringPeriodDays?: number | null; expiryBasis?: ExpiryBasis } | undefined,
+  now: number,
+): number | null {
+  if (!product?.isSubscription || !product.recurringPeriodDays) return null;
+  if (product.expiryBasis !== undefined && product.expiryBasis !== 'fixed') return null;
+  return now + product.recurringPeriodDays * DAY_MS;
+}

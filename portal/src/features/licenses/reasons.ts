@@ -5,6 +5,7 @@ const REASONS: Record<string, string> = {
   REVOKED: 'Revoked',
   PRODUCT_MISMATCH: 'Wrong product',
   EXPIRED: 'License expired',
+  GRACE_UNBOUND: 'Refused in grace (machine not bound)',
   IP_LIMIT_REACHED: 'IP limit reached',
   HWID_LIMIT_REACHED: 'HWID limit reached',
   BLOCKED: 'Blocked (blocklist)',

@@ -8,7 +8,10 @@ export interface LicenseQuery extends PageParams {
   productId?: string;
   /** Part of the key. */
   key?: string;
-  status?: 'active' | 'expired';
+  /** Lifecycle statuses, comma-separated (active, notStarted, grace, expired, revoked). */
+  status?: string;
+  /** true: only trials; false: only licenses that are not. */
+  trial?: boolean;
   /** Only licenses suspected of sharing. */
   sharing?: 'suspected';
 }

@@ -1,21 +1,23 @@
-// Issue a license: customer, product, expiry, and the IP/HWID limits. It shows the
-// limits the chosen product gives; an override is sent only when "custom" is chosen.
+// Issue a license: customer, product (and tier), expiry, trial, and the IP/HWID limits. It
+// shows the limits the chosen product gives; an override is sent only when "custom" is
+// chosen. Choosing a subscription product fills the expiry with one billing period from now
+// (editable; a date typed by hand is kept).
 import { useState, type FormEvent } from 'react';
-import { SelectField, TextField } from '../../../components/field';
+import { CheckboxField, SelectField, TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
 import { CustomerSelect } from '../../customers/components/customer-select';
 import { useCheckedForm } from '../../../hooks/use-checked-form';
 import { optionalWholeNumber, required } from '../../../lib/form-checks';
-import { formatLimit, formatSelfReleaseLimit, formatSlotTimeout, fromDateTimeLocal } from '../../../lib/format';
+import { formatLimit, formatSelfReleaseLimit, formatSlotTimeout, fromDateTimeLocal, toDateTimeLocal } from '../../../lib/format';
 import { optionalInteger } from '../../../lib/form-values';
 import type { Customer, LicenseCreateInput, Product, ProductName } from '../../../types/api';
 import { LICENSE_SETTINGS, hasClock } from '../../../lib/from-server';
 import { SELF_RELEASE_HINT, SELF_RELEASE_LABEL, SLOT_TIMEOUT_HINT } from '../slot-setting-hints';
 import { LimitChoice, type LimitValue } from './limit-choice';
-import { checkFeatureRows, featuresFromRows, flagValue, type ExpiryBasis, type FeatureRow } from '../policy-values';
+import { checkFeatureRows, featuresFromRows, flagValue, subscriptionExpiry, type ExpiryBasis, type FeatureRow } from '../policy-values';
 import { BASIS_LABELS, ExpiryBasisFields, FeatureChips, FeaturesEditor, GRACE_DAYS_HINT, RevealReasonsField } from './policy-fields';
 
-const FIELDS = ['customerId', 'productId', 'expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
+const FIELDS = ['customerId', 'productId', 'tier', 'trial', 'expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
 
 export function LicenseCreateForm({
   customers,
@@ -36,6 +38,10 @@ export function LicenseCreateForm({
   const [customerId, setCustomerId] = useState(initialCustomerId);
   const [productId, setProductId] = useState('');
   const [expires, setExpires] = useState('');
+  /** The expiry the form filled from a subscription's period (replaced when the product changes, unless edited). */
+  const [filledExpiry, setFilledExpiry] = useState<{ value: string; days: number } | null>(null);
+  const [tier, setTier] = useState('');
+  const [trial, setTrial] = useState(false);
   const [maxIps, setMaxIps] = useState<LimitValue>({ useDefault: true, text: '' });
   const [maxHwids, setMaxHwids] = useState<LimitValue>({ useDefault: true, text: '' });
   const [slotTimeout, setSlotTimeout] = useState<LimitValue>({ useDefault: true, text: '' });
@@ -74,11 +80,24 @@ export function LicenseCreateForm({
     FIELDS,
   );
   const product = products.find((p) => p.id === productId);
+  const chooseProduct = (id: string) => {
+    setProductId(id);
+    setTier('');
+    const chosen = products.find((p) => p.id === id);
+    const at = subscriptionExpiry(chosen, Date.now());
+    // Only an empty expiry or one filled here is replaced: a date typed by hand stays.
+    if (expires !== '' && expires !== filledExpiry?.value) return;
+    const value = at === null ? '' : toDateTimeLocal(at);
+    setExpires(value);
+    setFilledExpiry(at === null ? null : { value, days: chosen!.recurringPeriodDays! });
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!errors.check()) return;
     const input: LicenseCreateInput = { customerId, productId, expiresAtEpochMillis: fromDateTimeLocal(expires) };
+    if (tier !== '') input.tier = tier;
+    if (trial) input.trial = true;
     if (!maxIps.useDefault) input.maxIps = optionalInteger(maxIps.text) as number | null;
     if (!maxHwids.useDefault) input.maxHwids = optionalInteger(maxHwids.text) as number | null;
     if (!slotTimeout.useDefault) input.slotTimeoutMinutes = optionalInteger(slotTimeout.text) as number | null;
@@ -103,7 +122,7 @@ export function LicenseCreateForm({
       {errors.form ? <Notice tone="warning">{errors.form}</Notice> : null}
       <div className="form-grid">
         <CustomerSelect customers={customers} value={customerId} onChange={setCustomerId} error={errors.fields.customerId} />
-        <SelectField label="Product" required value={productId} onChange={(e) => setProductId(e.target.value)} error={errors.fields.productId}>
+        <SelectField label="Product" required value={productId} onChange={(e) => chooseProduct(e.target.value)} error={errors.fields.productId}>
           <option value="">Choose a product…</option>
           {products.map((p) => (
             <option key={p.id} value={p.id}>
@@ -117,9 +136,29 @@ export function LicenseCreateForm({
           value={expires}
           onChange={(e) => setExpires(e.target.value)}
           error={errors.fields.expiresAtEpochMillis}
-          hint="Empty = perpetual (never expires)."
+          hint={
+            filledExpiry && expires === filledExpiry.value
+              ? `One billing period (${filledExpiry.days} days) of ${product?.name ?? 'the product'} from now; change it if needed.`
+              : 'Empty = perpetual (never expires).'
+          }
         />
+        {product?.tiers && product.tiers.length > 0 ? (
+          <SelectField label="Tier" value={tier} onChange={(e) => setTier(e.target.value)} error={errors.fields.tier} hint="Its features merge over the product's.">
+            <option value="">Base (no tier)</option>
+            {product.tiers.map((t) => (
+              <option key={t.code} value={t.code}>
+                {t.name} ({t.code})
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
       </div>
+      <CheckboxField
+        label="Trial"
+        checked={trial}
+        onChange={(e) => setTrial(e.target.checked)}
+        hint="A sale of the product converts it: the same key, with the expiry a new sale gives."
+      />
       {product && product.maxIps !== undefined ? (
         <p className="product-limits" data-testid="product-limits">
           {product.name} gives each license: <strong>Max IPs {formatLimit(product.maxIps)}</strong>,{' '}

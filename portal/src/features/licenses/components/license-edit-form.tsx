@@ -2,13 +2,13 @@
 // the person changed, with the version read; a conflict reloads the license and says so
 // (see useUpdateLicense).
 import { useState, type FormEvent } from 'react';
-import { TextField } from '../../../components/field';
+import { SelectField, TextField } from '../../../components/field';
 import { Notice } from '../../../components/status';
 import { useCheckedForm } from '../../../hooks/use-checked-form';
 import { optionalWholeNumber } from '../../../lib/form-checks';
 import { fromDateTimeLocal, toDateTimeLocal } from '../../../lib/format';
 import { numberInput, optionalInteger } from '../../../lib/form-values';
-import type { License } from '../../../types/api';
+import type { License, Tier } from '../../../types/api';
 import type { LicensePatch } from '../api/update-license';
 import { checkFeatureRows, featureRows, featuresFromRows, flagInput, flagValue, type ExpiryBasis, type FeatureRow } from '../policy-values';
 import { hasClock } from '../../../lib/from-server';
@@ -16,11 +16,12 @@ import { settingInput } from '../setting-input';
 import { SELF_RELEASE_HINT, SELF_RELEASE_LABEL, SLOT_TIMEOUT_HINT } from '../slot-setting-hints';
 import { ExpiryBasisFields, FeaturesEditor, GraceDaysField, RevealReasonsField } from './policy-fields';
 
-const FIELDS = ['expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
+const FIELDS = ['tier', 'expiresAtEpochMillis', 'maxIps', 'maxHwids', 'slotTimeoutMinutes', 'selfReleaseLimit', 'expiryBasis', 'validForDays', 'graceDays', 'features', 'revealReasons'] as const;
 
 /** The form's text for each field of a license. */
 function formValues(license: License) {
   return {
+    tier: license.tier ?? '',
     expiresAtEpochMillis: toDateTimeLocal(license.expiresAtEpochMillis),
     maxIps: numberInput(license.maxIps),
     maxHwids: numberInput(license.maxHwids),
@@ -39,6 +40,7 @@ export function LicenseEditForm({
   error,
   onSubmit,
   productRevealReasons,
+  tiers,
 }: {
   license: License;
   saving: boolean;
@@ -46,6 +48,8 @@ export function LicenseEditForm({
   onSubmit: (patch: LicensePatch) => void;
   /** The product's reveal setting, shown in the inherit choice when known. */
   productRevealReasons?: boolean;
+  /** The product's tiers, when the account may read products: the tier can then be changed. */
+  tiers?: Tier[];
 }) {
   const initial = formValues(license);
   const [v, setV] = useState(initial);
@@ -53,6 +57,7 @@ export function LicenseEditForm({
   const clock = hasClock(v.expiryBasis);
   const errors = useCheckedForm(
     {
+      tier: v.tier,
       expiresAtEpochMillis: v.expiresAtEpochMillis,
       maxIps: v.maxIps,
       maxHwids: v.maxHwids,
@@ -80,6 +85,7 @@ export function LicenseEditForm({
     if (!errors.check()) return;
     // Only what changed: a PATCH keeps the rest (an expiry shown to the minute is not rewritten).
     const patch: LicensePatch = {};
+    if (changed('tier')) patch.tier = v.tier === '' ? null : v.tier;
     if (changed('expiresAtEpochMillis')) patch.expiresAtEpochMillis = fromDateTimeLocal(v.expiresAtEpochMillis);
     if (changed('maxIps')) patch.maxIps = optionalInteger(v.maxIps) as number | null;
     if (changed('maxHwids')) patch.maxHwids = optionalInteger(v.maxHwids) as number | null;
@@ -98,9 +104,20 @@ export function LicenseEditForm({
 
   return (
     <form className="form card" onSubmit={submit} noValidate>
-      <h2>Expiry, limits and healing</h2>
+      <h2>Tier, expiry, limits and healing</h2>
       {errors.form ? <Notice tone="warning">{errors.form}</Notice> : null}
       <div className="form-grid">
+        {tiers && (tiers.length > 0 || license.tier !== null) ? (
+          <SelectField label="Tier" value={v.tier} onChange={(e) => set('tier')(e.target.value)} error={errors.fields.tier} hint="Its features merge over the product's, under this license's own.">
+            <option value="">Base (no tier)</option>
+            {license.tier !== null && !tiers.some((t) => t.code === license.tier) ? <option value={license.tier}>{license.tier}</option> : null}
+            {tiers.map((t) => (
+              <option key={t.code} value={t.code}>
+                {t.name} ({t.code})
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
         <TextField label="Expires at" type="datetime-local" value={v.expiresAtEpochMillis} onChange={(e) => set('expiresAtEpochMillis')(e.target.value)} error={errors.fields.expiresAtEpochMillis} hint="Empty = perpetual (or, for a trial, not started)." />
         <TextField label="Max IPs" {...settingInput('maxIps')} value={v.maxIps} onChange={(e) => set('maxIps')(e.target.value)} error={errors.fields.maxIps} hint="Empty = unlimited." />
         <TextField label="Max HWIDs" {...settingInput('maxHwids')} value={v.maxHwids} onChange={(e) => set('maxHwids')(e.target.value)} error={errors.fields.maxHwids} hint="Empty = unlimited." />

@@ -2,15 +2,22 @@
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button';
 import { formatDateTime, formatLimit, formatSelfReleaseLimit, formatSlotTimeout } from '../../../lib/format';
-import type { License } from '../../../types/api';
-import { licenseStatus } from '../license-stats';
+import type { License, Tier } from '../../../types/api';
 import type { NameLookup } from './licenses-table';
 import { StatusBadge } from './status-badge';
 import { graceEnd } from '../policy-values';
 import { BASIS_LABELS, FeatureChips } from './policy-fields';
 import { ExpiryText } from './expiry-text';
 
-export function LicenseSummary({ license, names }: { license: License; names: NameLookup }) {
+/** "Pro (pro)" when the product's tiers are known, else the code; null: the base. */
+export function tierName(tier: string | null, tiers: Tier[] | undefined): string {
+  if (tier === null) return 'Base (no tier)';
+  const found = tiers?.find((t) => t.code === tier);
+  return found ? `${found.name} (${found.code})` : tier;
+}
+
+/** `tiers`: the product's, when the account may read products (names the license's tier). */
+export function LicenseSummary({ license, names, tiers }: { license: License; names: NameLookup; tiers?: Tier[] }) {
   return (
     <section className="card">
       <p className="key-row">
@@ -22,8 +29,8 @@ export function LicenseSummary({ license, names }: { license: License; names: Na
       </p>
       <dl className="facts">
         <dt>Status</dt>
-        <dd>
-          <StatusBadge status={licenseStatus(license)} />
+        <dd data-testid="license-status">
+          <StatusBadge license={license} />
         </dd>
         {license.revokedAtEpochMillis !== null ? (
           <>
@@ -40,6 +47,10 @@ export function LicenseSummary({ license, names }: { license: License; names: Na
         </dd>
         <dt>Product</dt>
         <dd>{names.product(license.productId)}</dd>
+        <dt>Tier</dt>
+        <dd data-testid="license-tier">{tierName(license.tier, tiers)}</dd>
+        <dt>Trial</dt>
+        <dd data-testid="license-trial">{license.trial ? 'Yes: a sale of the product converts it (same key)' : 'No'}</dd>
         <dt>Expires</dt>
         <dd data-testid="license-expiry">
           <ExpiryText license={license} long />

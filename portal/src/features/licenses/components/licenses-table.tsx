@@ -4,7 +4,6 @@ import { Table } from '../../../components/table';
 import { Time } from '../../../components/time';
 import { formatLimit } from '../../../lib/format';
 import type { License } from '../../../types/api';
-import { licenseStatus } from '../license-stats';
 import { StatusBadge } from './status-badge';
 import { ExpiryText } from './expiry-text';
 
@@ -56,9 +55,19 @@ export function LicensesTable({ licenses, names, sorting }: { licenses: License[
           <td>
             <Link to={`/customers/${license.customerId}`}>{names.customer(license.customerId)}</Link>
           </td>
-          <td>{names.product(license.productId)}</td>
           <td>
-            <StatusBadge status={licenseStatus(license, now)} />
+            {names.product(license.productId)}
+            {license.tier !== null ? (
+              <>
+                {' '}
+                <span className="badge badge-muted" data-testid="license-tier" title="Tier">
+                  {license.tier}
+                </span>
+              </>
+            ) : null}
+          </td>
+          <td>
+            <StatusBadge license={license} now={now} short />
             {license.sharingSuspectedAtEpochMillis !== null ? (
               <>
                 {' '}
@@ -68,8 +77,9 @@ export function LicensesTable({ licenses, names, sorting }: { licenses: License[
               </>
             ) : null}
           </td>
-          <td className="nowrap">
-            {/* The date, exact time on hover: a date-time with seconds pushed "Issued" out of a laptop's view. */}
+          <td className="expiry-cell">
+            {/* The date, exact time on hover: a date-time with seconds pushed "Issued" out of a laptop's view.
+                "Trial ends" may wrap above its date (the date itself stays on one line), or it did too. */}
             <ExpiryText license={license} />
           </td>
           <td>

@@ -1,7 +1,15 @@
-import type { LicenseStatus } from '../license-stats';
+// A license's lifecycle status as a badge (statusLabel in license-stats.ts says the words):
+// with its date on the license page, short in lists with the whole sentence on hover.
+import type { License } from '../../../types/api';
+import { statusLabel } from '../license-stats';
 
-const LABELS: Record<LicenseStatus, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
+type BadgeFacts = Parameters<typeof statusLabel>[0];
 
-export function StatusBadge({ status }: { status: LicenseStatus }) {
-  return <span className={`badge ${status === 'active' ? 'badge-ok' : 'badge-bad'}`}>{LABELS[status]}</span>;
+export function StatusBadge({ license, short = false, now }: { license: BadgeFacts | License; short?: boolean; now?: number }) {
+  const label = statusLabel(license, { now, short });
+  return (
+    <span className={`badge badge-${label.tone}`} data-status={label.status} title={label.text === label.full ? undefined : label.full}>
+      {label.text}
+    </span>
+  );
 }

@@ -2,11 +2,16 @@
 import { Link } from 'react-router';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import type { Order } from '../../../types/api';
+import { OrderKindBadge } from './order-kind-badge';
 
 export function OrderSummary({ order, names }: { order: Order; names: { customer: (id: string) => string; product: (id: string) => string } }) {
   return (
     <section className="card" aria-label="Order summary">
       <dl className="facts">
+        <dt>Kind</dt>
+        <dd data-testid="order-kind">
+          <OrderKindBadge kind={order.kind} />
+        </dd>
         <dt>Customer</dt>
         <dd>
           <Link to={`/customers/${order.customerId}`}>{names.customer(order.customerId)}</Link>

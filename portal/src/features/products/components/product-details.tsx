@@ -28,6 +28,10 @@ export function ProductDetails({ product }: { product: Product }) {
         <dd>{product.marketplaceResourceId ?? <span className="muted">—</span>}</dd>
         <dt>Polymart product id</dt>
         <dd>{product.polymartProductId ?? <span className="muted">—</span>}</dd>
+        <dt>Tiers</dt>
+        <dd data-testid="product-tiers">
+          {product.tiers.length === 0 ? <span className="muted">None</span> : product.tiers.map((tier) => `${tier.name} (${tier.code})`).join(', ')}
+        </dd>
         <dt>Created</dt>
         <dd>{formatDateTime(product.createdAtEpochMillis)}</dd>
       </dl>

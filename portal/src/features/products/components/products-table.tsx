@@ -4,6 +4,7 @@ import { Table } from '../../../components/table';
 import { Time } from '../../../components/time';
 import { formatLimit, formatMoney } from '../../../lib/format';
 import type { Product } from '../../../types/api';
+import { MarketplaceIds } from './tiers-panel';
 
 /** `sorting`: the column headers sort the list (server-side). */
 export function ProductsTable({ products, sorting }: { products: Product[]; sorting?: SortControl }) {
@@ -22,7 +23,7 @@ export function ProductsTable({ products, sorting }: { products: Product[]; sort
           <th scope="col">Max IPs</th>
           <th scope="col">Max HWIDs</th>
           <th scope="col">Billing</th>
-          <th scope="col">Marketplace id</th>
+          <th scope="col">Marketplace ids</th>
           <SortHeader field="createdAt" control={sorting}>
             Created
           </SortHeader>
@@ -39,7 +40,16 @@ export function ProductsTable({ products, sorting }: { products: Product[]; sort
           <td>{formatLimit(product.maxIps)}</td>
           <td>{formatLimit(product.maxHwids)}</td>
           <td>{product.isSubscription ? `Every ${product.recurringPeriodDays ?? '?'} days` : 'One-off'}</td>
-          <td>{product.marketplaceResourceId ?? <span className="muted">—</span>}</td>
+          <td data-testid="product-marketplace-ids">
+            <MarketplaceIds ids={product} />
+            {product.tiers
+              .filter((tier) => tier.marketplaceResourceId || tier.polymartProductId)
+              .map((tier) => (
+                <span className="tier-ids" key={tier.code}>
+                  <span className="muted">{tier.name}:</span> <MarketplaceIds ids={tier} />
+                </span>
+              ))}
+          </td>
           <td className="nowrap"><Time at={product.createdAtEpochMillis} /></td>
         </tr>
       ))}

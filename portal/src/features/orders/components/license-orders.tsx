@@ -1,0 +1,38 @@
+// A license's orders, each labelled by what it bought (new, renewal, trial converted, tier
+// change, reuse), with the count per kind. GET /orders filters by customer and product (not
+// by license), so those are asked for and the license's own orders kept (order-kinds.ts).
+import { EmptyState, QueryState } from '../../../components/status';
+import { useOrders } from '../api/get-orders';
+import { KIND_LABELS, kindCounts, ordersOfLicense } from '../order-kinds';
+import { OrdersTable } from './orders-table';
+
+export function LicenseOrders({
+  license,
+  names,
+}: {
+  license: { id: string; customerId: string; productId: string };
+  names: { customer: (id: string) => string; product: (id: string) => string };
+}) {
+  const orders = useOrders({ customerId: license.customerId, productId: license.productId, sort: 'createdAt', order: 'desc' });
+  return (
+    <section className="card" aria-labelledby="license-orders-title" data-testid="license-orders">
+      <h2 id="license-orders-title">Orders</h2>
+      <QueryState query={orders}>
+        {({ records }) => {
+          const own = ordersOfLicense(records, license.id);
+          if (own.length === 0) return <EmptyState title="No order refers to this license." />;
+          return (
+            <>
+              <p className="muted" data-testid="license-order-kinds">
+                {kindCounts(own)
+                  .map(({ kind, count }) => `${KIND_LABELS[kind]} × ${count}`)
+                  .join(' · ')}
+              </p>
+              <OrdersTable orders={own} names={names} showLicenses={false} />
+            </>
+          );
+        }}
+      </QueryState>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+// What an order bought (its `kind`) in words, and a license's own orders: the API lists
+// orders by customer and product only, so the license page asks for those and keeps the
+// orders about this license (its `licenseId`, or the license among `licenseIds`).
+import type { Order } from '../../types/api';
+
+export type OrderKind = Order['kind'];
+
+export const ORDER_KINDS: readonly OrderKind[] = ['new', 'renewal', 'conversion', 'upgrade', 'reuse'];
+
+export const KIND_LABELS: Record<OrderKind, string> = {
+  new: 'New license',
+  renewal: 'Renewal',
+  conversion: 'Trial converted',
+  upgrade: 'Tier change',
+  reuse: 'Purchase (key reused)',
+};
+
+/** The orders about `licenseId`, newest first. */
+export function ordersOfLicense(orders: readonly Order[], licenseId: string): Order[] {
+  return orders
+    .filter((order) => order.licenseId === licenseId || order.licenseIds.includes(licenseId))
+    .sort((a, b) => b.createdAtEpochMillis - a.createdAtEpochMillis);
+}
+
+/** How many orders of each kind, only the kinds present, in ORDER_KINDS order: "Renewal × 2". */
+export function kindCounts(orders: readonly Order[]): { kind: OrderKind; count: number }[] {
+  return ORDER_KINDS.map((kind) => ({ kind, count: orders.filter((order) => order.kind === kind).length })).filter((entry) => entry.count > 0);
+}
