@@ -38,6 +38,7 @@ describe('formats', () => {
     expect(formatBytes(0)).toBe('0 B');
     expect(formatBytes(1023)).toBe('1023 B');
     expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(12_000)).toBe('11.7 KB');
     expect(formatBytes(100 * 1024 * 1024)).toBe('100 MB');
   });
 

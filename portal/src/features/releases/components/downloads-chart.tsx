@@ -14,7 +14,7 @@ export function DownloadsChart({ days, partial }: { days: DayDownloads[]; partia
     <figure className="chart" data-testid="downloads-chart">
       <figcaption>
         Downloads per day, {days.length > 0 ? `${longDate.format(dateOf(days[0]!.day))} – ${longDate.format(dateOf(days[days.length - 1]!.day))}` : 'no days'}
-        {total > 0 ? <span className="muted"> ({total} in all{partial ? ', the latest only' : ''})</span> : null}
+        {total > 0 ? <span className="muted"> ({total} in {days.length} days{partial ? ', counting the latest 20,000 only' : ''})</span> : null}
       </figcaption>
       {total === 0 ? <p className="muted">No downloads in this period.</p> : null}
       <div className="chart-body" aria-hidden="true">

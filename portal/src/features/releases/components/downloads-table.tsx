@@ -36,7 +36,7 @@ export function DownloadsTable({ releaseId, linkLicenses }: { releaseId: string;
               {data.records.map((download) => (
                 <tr key={download.id} data-testid="download-row">
                   <td className="nowrap">{formatDateTime(download.atEpochMillis)}</td>
-                  <td className="license-key-cell">
+                  <td className="download-license">
                     {linkLicenses ? <Link to={`/licenses/${encodeURIComponent(download.licenseId)}`}>{download.licenseId}</Link> : <code>{download.licenseId}</code>}
                   </td>
                   <td>

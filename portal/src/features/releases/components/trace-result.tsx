@@ -23,7 +23,7 @@ export function TraceResultCard({ result, links }: { result: TraceResult; links:
       <p className="muted">Found {FOUND_BY[result.foundBy]}.</p>
       <dl className="facts">
         <dt>License</dt>
-        <dd className="license-key-cell">
+        <dd className="download-license">
           {links.license ? <Link to={`/licenses/${encodeURIComponent(download.licenseId)}`}>{download.licenseId}</Link> : <code>{download.licenseId}</code>}
         </dd>
         <dt>Customer</dt>
