@@ -4,14 +4,14 @@
 // zone, a 413 and a 400 said plainly, notes saved, publish / deprecate / archive / delete
 // offered only where the API allows them, licensed downloads (done through the API) in the
 // release's list, its chart and the tab's counts; the trace page's "Not a stamped
-// download"; 390 px wide without sideways scrolling; no edit controls for a read-only account.
+// download"; 1280 and 390 px wide without sideways scrolling; no edit controls for a read-only account.
 import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, newLicense, staffWith } from '../test/helpers/fixtures.js';
 import { downloadRelease, newRelease, storedZip } from '../test/helpers/releases.js';
 import { ADMIN, startTestApp, type TestApp } from '../test/helpers/test-app.js';
-import { PHONE, launchBrowser, navLink, openPage, pageErrors, signIn } from './support/browser.js';
+import { LAPTOP, PHONE, launchBrowser, navLink, openPage, pageErrors, signIn } from './support/browser.js';
 import { dayIn } from './support/chart.js';
 import { layoutFacts, pageScreenshot } from './support/layout.js';
 
@@ -74,7 +74,9 @@ describe('portal: releases', () => {
     await admin.getByLabel('Notes (optional)').fill('First release');
     await admin.getByRole('button', { name: 'Create release' }).click();
     await admin.getByRole('heading', { level: 1, name: 'Release 1.0.0' }).waitFor();
-    [release] = (await t.admin('GET', `/products/${product.id}/releases`)).json as Release[];
+    const listed = (await t.admin('GET', `/products/${product.id}/releases`)).json as Release[];
+    expect(listed).toHaveLength(1);
+    release = listed[0]!;
     expect(release).toMatchObject({ version: '1.0.0', status: 'draft', notes: 'First release', file: null });
     expect(admin.url()).toBe(releasePage(release.id));
 
@@ -245,35 +247,37 @@ describe('portal: releases', () => {
     expect(await result.innerText()).toContain('workstation-03');
   }, STEP);
 
-  it('fits 390 px: the tab, the release page and the trace page without sideways scrolling', async () => {
-    const phone = await openPage(browser, PHONE);
-    await signIn(phone, t.baseUrl, ADMIN.username, ADMIN.password);
-    const problems: string[] = [];
-    const check = async (name: string) => {
-      await phone.waitForLoadState('networkidle');
-      const facts = await layoutFacts(phone);
-      if (facts.scrollWidth > PHONE.width) problems.push(`${name}: ${facts.scrollWidth}px wide`);
-      for (const cell of facts.cellsOutOfView) problems.push(`${name}: ${cell} out of view`);
-      await pageScreenshot(phone, 'phone', name);
-    };
-    await phone.goto(releasesTab());
-    await phone.getByTestId('release-row').first().waitFor();
-    await check('product-releases');
-    await phone.goto(releasePage(release.id));
-    await phone.getByTestId('download-row').first().waitFor();
-    await check('release');
-    // A draft shows the drop zone and the progress of an upload.
+  it('fits 1280 and 390 px: the tab, the release page and the trace page without sideways scrolling', async () => {
     const draft = (await newRelease(t, product.id, { version: '1.1.0-beta.1+build.20260310', channel: 'beta', publish: false })) as Release;
-    await phone.goto(releasePage(draft.id));
-    await phone.getByLabel('Choose a file').setInputFiles({ name: 'northwind-server-plugin-1.1.0-beta.1-all-platforms.jar', mimeType: 'application/java-archive', buffer: pluginJar });
-    await phone.getByText('Uploaded northwind-server-plugin-1.1.0-beta.1-all-platforms.jar.').waitFor();
-    await check('release-draft');
-    await phone.goto(`${t.baseUrl}/portal/trace`);
-    await phone.getByLabel('Choose a jar').setInputFiles({ name: 'found.jar', mimeType: 'application/java-archive', buffer: pluginJar });
-    await phone.getByTestId('trace-not-found').waitFor();
-    await check('trace');
+    const problems: string[] = [];
+    for (const [size, viewport] of [['laptop', LAPTOP], ['phone', PHONE]] as const) {
+      const page = await openPage(browser, viewport);
+      await signIn(page, t.baseUrl, ADMIN.username, ADMIN.password);
+      const check = async (name: string) => {
+        await page.waitForLoadState('networkidle');
+        const facts = await layoutFacts(page);
+        if (facts.scrollWidth > viewport.width) problems.push(`${size} ${name}: ${facts.scrollWidth}px wide`);
+        for (const cell of facts.cellsOutOfView) problems.push(`${size} ${name}: ${cell} out of view`);
+        await pageScreenshot(page, size, name);
+      };
+      await page.goto(releasesTab());
+      await page.getByTestId('release-row').first().waitFor();
+      await check('product-releases');
+      await page.goto(releasePage(release.id));
+      await page.getByTestId('download-row').first().waitFor();
+      await check('release');
+      // A draft shows the drop zone and the progress of an upload (a long name and version).
+      await page.goto(releasePage(draft.id));
+      await page.getByLabel('Choose a file').setInputFiles({ name: 'northwind-server-plugin-1.1.0-beta.1-all-platforms.jar', mimeType: 'application/java-archive', buffer: pluginJar });
+      await page.getByText('Uploaded northwind-server-plugin-1.1.0-beta.1-all-platforms.jar.').waitFor();
+      await check('release-draft');
+      await page.goto(`${t.baseUrl}/portal/trace`);
+      await page.getByLabel('Choose a jar').setInputFiles({ name: 'found.jar', mimeType: 'application/java-archive', buffer: pluginJar });
+      await page.getByTestId('trace-not-found').waitFor();
+      await check('trace');
+      await page.context().close();
+    }
     expect(problems).toEqual([]);
-    await phone.context().close();
   }, STEP);
 
   it('shows a releases:read account the releases without any edit control, and an account without it no tab or trace', async () => {
