@@ -6,7 +6,7 @@ const labels = (permissions: string[], isMasterAdmin = false) => visibleNavItems
 describe('navigation by permission', () => {
   it('shows the Master Admin everything', () => {
     expect(labels(['*'], true)).toEqual([
-      'Dashboard', 'Customers', 'Products', 'Licenses', 'Orders', 'Staff', 'Roles', 'Registration keys', 'Signing keys', 'Webhooks', 'Blocklist', 'Audit log',
+      'Dashboard', 'Customers', 'Products', 'Licenses', 'Orders', 'Staff', 'Roles', 'Registration keys', 'Signing keys', 'Webhooks', 'Blocklist', 'Trace a leaked jar', 'Audit log',
     ]);
   });
 
@@ -17,6 +17,11 @@ describe('navigation by permission', () => {
   it('shows Webhooks to an account that may read them', () => {
     expect(labels(['webhooks:read'])).toEqual(['Dashboard', 'Webhooks']);
     expect(labels(['webhooks:write'])).toEqual(['Dashboard']);
+  });
+
+  it('shows the leaked-jar trace to an account that may read releases', () => {
+    expect(labels(['releases:read'])).toEqual(['Dashboard', 'Trace a leaked jar']);
+    expect(labels(['releases:write'])).toEqual(['Dashboard']);
   });
 
   it('hides registration keys from a "*" account that is not the Master Admin', () => {

@@ -21,6 +21,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/signing-keys', label: 'Signing keys', requires: MASTER_ADMIN },
   { to: '/webhooks', label: 'Webhooks', requires: 'webhooks:read' },
   { to: '/blocklist', label: 'Blocklist', requires: 'blocklist:read' },
+  { to: '/trace', label: 'Trace a leaked jar', requires: 'releases:read' },
   { to: '/audit', label: 'Audit log', requires: 'actions:read' },
 ];
 

@@ -19,6 +19,8 @@ import { NotFoundPage } from './routes/not-found';
 import { OrderCreatePage, OrderEditPage } from './routes/order-edit';
 import { OrdersPage } from './routes/orders';
 import { ProductCreatePage, ProductEditPage } from './routes/product-edit';
+import { ProductReleasesPage } from './routes/product-releases';
+import { ReleasePage } from './routes/release';
 import { ProductsPage } from './routes/products';
 import { RegisterPage } from './routes/register';
 import { RegistrationKeysPage } from './routes/registration-keys';
@@ -27,6 +29,7 @@ import { RolesPage } from './routes/roles';
 import { SignInPage } from './routes/sign-in';
 import { SigningKeysPage } from './routes/signing-keys';
 import { StaffPage } from './routes/staff';
+import { TracePage } from './routes/trace';
 import { WebhookCreatePage, WebhookEndpointPage } from './routes/webhook';
 import { WebhooksPage } from './routes/webhooks';
 import { BlocklistPage } from './routes/blocklist';
@@ -49,6 +52,8 @@ export const createRouter = () =>
           { path: 'products', element: guarded('products:read', <ProductsPage />) },
           { path: 'products/new', element: guarded('products:write', <ProductCreatePage />) },
           { path: 'products/:id', element: guarded('products:read', <ProductEditPage />) },
+          { path: 'products/:id/releases', element: guarded('products:read', guarded('releases:read', <ProductReleasesPage />)) },
+          { path: 'products/:id/releases/:releaseId', element: guarded('releases:read', <ReleasePage />) },
           { path: 'licenses', element: guarded('licenses:read', <LicensesPage />) },
           { path: 'licenses/new', element: guarded('licenses:write', <LicenseCreatePage />) },
           { path: 'licenses/:id', element: guarded('licenses:read', <LicensePage />) },
@@ -65,6 +70,7 @@ export const createRouter = () =>
           { path: 'webhooks/new', element: guarded('webhooks:write', <WebhookCreatePage />) },
           { path: 'webhooks/:id', element: guarded('webhooks:read', <WebhookEndpointPage />) },
           { path: 'blocklist', element: guarded('blocklist:read', <BlocklistPage />) },
+          { path: 'trace', element: guarded('releases:read', <TracePage />) },
           { path: 'audit', element: guarded('actions:read', <AuditPage />) },
           { path: 'account', element: <AccountPage /> },
           { path: 'api-tokens', element: <ApiTokensPage /> },

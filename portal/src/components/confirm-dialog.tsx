@@ -1,5 +1,5 @@
 // A modal confirmation built on <dialog>: focus moves into it, Escape cancels.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -14,6 +14,8 @@ interface ConfirmDialogProps {
 
 export function ConfirmDialog({ open, title, children, confirmLabel, busy, danger, onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Own id: a page may hold several dialogs (a release's Archive and Delete).
+  const titleId = useId();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -26,13 +28,13 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busy, dange
     <dialog
       ref={ref}
       className="dialog"
-      aria-labelledby="confirm-dialog-title"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         onCancel();
       }}
     >
-      <h2 id="confirm-dialog-title">{title}</h2>
+      <h2 id={titleId}>{title}</h2>
       <div className="dialog-body">{children}</div>
       <div className="actions">
         <button type="button" className="button" onClick={onCancel} autoFocus>

@@ -33,9 +33,11 @@ describe('hasPermission', () => {
 });
 
 describe('PERMISSIONS', () => {
-  it('lists the 18 permission strings of the spec, the two of webhooks and the two of the blocklist', () => {
-    expect(PERMISSIONS).toHaveLength(22);
-    expect(PERMISSIONS).toEqual(expect.arrayContaining(['webhooks:read', 'webhooks:write', 'blocklist:read', 'blocklist:write']));
+  it('lists the 18 permission strings of the spec and the two each of webhooks, the blocklist and releases', () => {
+    expect(PERMISSIONS).toHaveLength(24);
+    expect(PERMISSIONS).toEqual(
+      expect.arrayContaining(['webhooks:read', 'webhooks:write', 'blocklist:read', 'blocklist:write', 'releases:read', 'releases:write']),
+    );
     expect(PERMISSIONS).toContain('staff:manage');
     expect(PERMISSIONS).toContain('actions:read');
     expect(PERMISSIONS).not.toContain('staff:write');

@@ -3,7 +3,7 @@
 // would be refused anyway.
 import type { SessionUser } from '../types/api';
 
-export const RESOURCES = ['customers', 'products', 'licenses', 'orders', 'roles', 'staff', 'actions', 'webhooks', 'blocklist'] as const;
+export const RESOURCES = ['customers', 'products', 'licenses', 'orders', 'roles', 'staff', 'actions', 'webhooks', 'blocklist', 'releases'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 /** The actions each resource has, in the order the permission grid shows them. */
@@ -17,9 +17,10 @@ export const RESOURCE_ACTIONS: Record<Resource, readonly string[]> = {
   actions: ['read'],
   webhooks: ['read', 'write'],
   blocklist: ['read', 'write'],
+  releases: ['read', 'write'],
 };
 
-/** Every permission string of SPEC.md (and DECISIONS.md's `webhooks:*`, `blocklist:*`), e.g. `customers:read`. */
+/** Every permission string of SPEC.md (and DECISIONS.md's `webhooks:*`, `blocklist:*`, `releases:*`), e.g. `customers:read`. */
 export const PERMISSIONS: string[] = RESOURCES.flatMap((resource) =>
   RESOURCE_ACTIONS[resource].map((action) => `${resource}:${action}`),
 );

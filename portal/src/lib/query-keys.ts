@@ -17,6 +17,7 @@ export const keys = {
   apiTokens: ['api-tokens'] as const,
   webhooks: ['webhook-endpoints'] as const,
   blocklist: ['blocklist'] as const,
+  releases: ['releases'] as const,
 };
 
 /** Marks the given resources stale (and the audit log, which every change writes to). */

@@ -32,3 +32,7 @@ export type BlocklistRuleInput = Schemas['CreateRuleBody'];
 export type BlocklistRuleChange = Schemas['PatchRuleBody'];
 export type LicenseSharing = Json<operations['getLicensesByIdSharing']['responses'][200]>;
 export type SharingAlert = NonNullable<Schemas['ProductBody']['sharingAlert']>;
+
+// Releases: the staff list's filters.
+export type ReleaseChannel = Schemas['Release']['channel'];
+export type ReleaseStatus = Schemas['Release']['status'];

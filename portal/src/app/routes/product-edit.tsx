@@ -16,6 +16,7 @@ import { useLicenses } from '../../features/licenses/api/get-licenses';
 import { useOrders } from '../../features/orders/api/get-orders';
 import { useCan } from '../../hooks/use-session';
 import { referencesText } from '../../lib/references';
+import { ProductTabs } from '../product-tabs';
 
 export function ProductCreatePage() {
   const navigate = useNavigate();
@@ -62,6 +63,7 @@ export function ProductEditPage() {
               ) : null
             }
           />
+          <ProductTabs productId={id} />
           <IdRow label="Product id" id={data.id} />
           {update.isSuccess ? <Notice tone="success">Product saved. Existing licenses keep their limits; new ones get the new defaults.</Notice> : null}
           {canWrite ? (

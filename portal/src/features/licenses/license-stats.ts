@@ -1,7 +1,10 @@
 // Pure license arithmetic for the pages: status, validations per day, history order.
+import { lastDays, localDay } from '../../lib/days';
 import { formatDateTime } from '../../lib/format';
 import { DAY_MS } from '../../lib/from-server';
 import type { HourCount, License, ValidationAttempt } from '../../types/api';
+
+export { localDay, windowStart } from '../../lib/days';
 
 export type LicenseStatus = License['status'];
 
@@ -80,23 +83,6 @@ export interface DayCount {
   failed: number;
 }
 
-/** `YYYY-MM-DD` of the local calendar day holding `epochMillis`. */
-export function localDay(epochMillis: number): string {
-  const date = new Date(epochMillis);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-/**
- * Start (local midnight) of the first of the last `days` local days ending today: the
- * `since` to ask GET /licenses/stats for. Built from calendar fields, so a
- * daylight-saving change never shifts it by an hour.
- */
-export function windowStart(days: number, now: number = Date.now()): number {
-  const today = new Date(now);
-  return new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1)).getTime();
-}
-
 /**
  * Hourly validation counts added up per local day over the last `days` days ending
  * today, oldest day first; days without attempts are present with zeros. An hour counts
@@ -105,10 +91,7 @@ export function windowStart(days: number, now: number = Date.now()): number {
 export function validationsPerDay(hours: HourCount[], days: number, now: number = Date.now()): DayCount[] {
   const result: DayCount[] = [];
   const index = new Map<string, DayCount>();
-  const today = new Date(now);
-  for (let offset = days - 1; offset >= 0; offset -= 1) {
-    // Noon of each calendar day, so a daylight-saving change never skips or repeats a day.
-    const day = localDay(new Date(today.getFullYear(), today.getMonth(), today.getDate() - offset, 12).getTime());
+  for (const day of lastDays(days, now)) {
     const entry = { day, successful: 0, failed: 0 };
     result.push(entry);
     index.set(day, entry);

@@ -1,21 +1,13 @@
 // Validations per day as stacked bars (successful below, failed on top), in plain CSS.
 // A scale on the left and each day's total above its bar; the numbers are also in a
 // visually hidden table for screen readers.
+import { scaleTop } from '../../../lib/chart-scale';
 import type { DayCount } from '../license-stats';
+
+export { scaleTop };
 
 const longDate = new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
 const dateOf = (day: string) => new Date(`${day}T12:00:00`);
-
-/** The scale's top: a round number at or above `max` whose half is a whole number (or 1). */
-export function scaleTop(max: number): number {
-  if (max <= 1) return 1;
-  const power = 10 ** Math.floor(Math.log10(max));
-  for (const step of [1, 2, 4, 6, 8, 10]) {
-    const top = step * power;
-    if (top >= max && top % 2 === 0) return top;
-  }
-  return 10 * power;
-}
 
 export function ValidationsChart({ days }: { days: DayCount[] }) {
   const max = scaleTop(Math.max(1, ...days.map((d) => d.successful + d.failed)));
