@@ -656,7 +656,7 @@ export type paths = {
         };
         /**
          * List orders, oldest first unless `order=desc`
-         * @description Without query parameters, every order, oldest first. `limit`/`offset` page the list; `customerId` and `productId` filter it; `sort`/`order` choose the order. `X-Total-Count` says how many orders match the filters in all. Without `limit` and `offset` the whole list is sent as it is read (chunked, in batches from one consistent snapshot of the database): the same JSON array, in constant memory, whatever its length.
+         * @description Without query parameters, every order, oldest first. `limit`/`offset` page the list; `customerId`, `productId` and `licenseId` filter it; `sort`/`order` choose the order. `X-Total-Count` says how many orders match the filters in all. Without `limit` and `offset` the whole list is sent as it is read (chunked, in batches from one consistent snapshot of the database): the same JSON array, in constant memory, whatever its length.
          *
          *     Requires permission `orders:read`
          */
@@ -7026,6 +7026,8 @@ export interface operations {
                 customerId?: string;
                 /** @description Only orders containing this product */
                 productId?: string;
+                /** @description Only orders holding this license (among `licenseIds`, where `licenseId` always is): what its sale, renewals and upgrades recorded */
+                licenseId?: string;
                 /** @description true: only refunded orders; false: only orders that stand (revenue) */
                 refunded?: boolean;
             };

@@ -5,6 +5,7 @@ import type { OrderRow } from '../../db/schema.js';
 export interface OrderFilter extends Page, Sort {
   customerId?: string;
   productId?: string;
+  licenseId?: string;
   refunded?: boolean;
 }
 
@@ -18,6 +19,18 @@ export const findOrder = (db: Db, id: string) =>
 function matchingOrders(db: Db, filter: OrderFilter) {
   let query = db.selectFrom('orders');
   if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
+  if (filter.licenseId !== undefined) {
+    const licenseId = filter.licenseId;
+    // Its licenseId is always among its licenses (orders.service.ts), so one index probe says both.
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('order_licenses')
+          .select('order_licenses.order_id')
+          .whereRef('order_licenses.order_id', '=', 'orders.id')
+          .where('order_licenses.license_id', '=', licenseId),
+      ),
+    );
+  }
   if (filter.refunded !== undefined) query = query.where('refunded_at', filter.refunded ? 'is not' : 'is', null);
   if (filter.productId !== undefined) {
     const productId = filter.productId;

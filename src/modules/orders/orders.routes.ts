@@ -19,7 +19,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'List orders, oldest first unless `order=desc`',
         description:
-          'Without query parameters, every order, oldest first. `limit`/`offset` page the list; `customerId` and `productId` ' +
+          'Without query parameters, every order, oldest first. `limit`/`offset` page the list; `customerId`, `productId` and `licenseId` ' +
           'filter it; `sort`/`order` choose the order. ' +
           '`X-Total-Count` says how many orders match the filters in all.' + STREAMED_LIST_NOTE,
         querystring: OrderQuerySchema,

@@ -74,6 +74,7 @@ export const OrderQuerySchema = Type.Object({
   ...SortQueryProperties(['createdAt', 'totalAmount']),
   customerId: Type.Optional(Type.String({ maxLength: 200, description: 'Only orders of this customer' })),
   productId: Type.Optional(Type.String({ maxLength: 200, description: 'Only orders containing this product' })),
+  licenseId: Type.Optional(Type.String({ maxLength: 200, description: 'Only orders holding this license (among `licenseIds`, where `licenseId` always is): what its sale, renewals and upgrades recorded' })),
   refunded: Type.Optional(Type.Boolean({ description: 'true: only refunded orders; false: only orders that stand (revenue)' })),
 });
 export type OrderQuery = Static<typeof OrderQuerySchema>;

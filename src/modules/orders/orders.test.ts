@@ -132,7 +132,7 @@ describe.each(DIALECTS)('orders (%s)', (dialect) => {
   });
 
   it('lists with paging and filters, loading the items of many orders at once', async () => {
-    const { customer, p1, p2, l1 } = await parts();
+    const { customer, p1, p2, l1, l2 } = await parts();
     const a = await createOrder(t, { customerId: customer.id, productIds: [p1.id], licenseIds: [l1] });
     const b = await createOrder(t, { customerId: customer.id, productIds: [p2.id, p1.id] });
     const c = await createOrder(t, { customerId: customer.id, productIds: [p2.id] });
@@ -142,6 +142,11 @@ describe.each(DIALECTS)('orders (%s)', (dialect) => {
     expect(await ids(`productId=${p1.id}`)).toEqual([a.id, b.id]);
     expect(await ids(`customerId=${customer.id}&productId=${p2.id}`)).toEqual([b.id, c.id]);
     expect(await ids('customerId=nobody')).toEqual([]);
+    // licenseId: the orders holding the license, whichever place it has among their licenses
+    const d = await createOrder(t, { customerId: customer.id, productIds: [p2.id], licenseIds: [l2, l1] });
+    expect(await ids(`licenseId=${l1}`)).toEqual([a.id, d.id]);
+    expect(await ids(`licenseId=${l1}&productId=${p1.id}`)).toEqual([a.id]);
+    expect(await ids('licenseId=nothing')).toEqual([]);
     expect((await t.admin('GET', '/orders?productId=%00')).json).toEqual({ error: 'productId must not contain NUL characters' });
     expect((await t.admin('GET', '/orders?offset=-1')).json).toEqual({ error: 'offset must be >= 0' });
 

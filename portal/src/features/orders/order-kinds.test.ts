@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../types/api';
-import { kindCounts, ordersOfLicense } from './order-kinds';
+import { kindCounts } from './order-kinds';
 
 const order = (id: string, kind: Order['kind'], licenseId: string | null, licenseIds: string[], createdAtEpochMillis: number): Order => ({
   id,
@@ -13,7 +13,7 @@ const order = (id: string, kind: Order['kind'], licenseId: string | null, licens
   licenseId,
 });
 
-describe("a license's orders", () => {
+describe("orders by kind", () => {
   const orders = [
     order('a', 'new', 'L1', ['L1'], 1),
     order('b', 'renewal', 'L1', ['L1'], 3),
@@ -22,16 +22,10 @@ describe("a license's orders", () => {
     order('e', 'reuse', 'L2', [], 5),
   ];
 
-  it('keeps the orders about the license (its licenseId, or among licenseIds), newest first', () => {
-    expect(ordersOfLicense(orders, 'L1').map((o) => o.id)).toEqual(['d', 'b', 'a']);
-    expect(ordersOfLicense(orders, 'L9')).toEqual([]);
-  });
-
   it('counts them per kind, only the kinds present, in the order new, renewal, conversion, upgrade, reuse', () => {
-    expect(kindCounts(ordersOfLicense(orders, 'L1'))).toEqual([
+    expect(kindCounts(orders.slice(0, 2))).toEqual([
       { kind: 'new', count: 1 },
       { kind: 'renewal', count: 1 },
-      { kind: 'upgrade', count: 1 },
     ]);
     expect(kindCounts(orders)).toEqual([
       { kind: 'new', count: 1 },

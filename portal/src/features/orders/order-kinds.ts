@@ -1,6 +1,4 @@
-// What an order bought (its `kind`) in words, and a license's own orders: the API lists
-// orders by customer and product only, so the license page asks for those and keeps the
-// orders about this license (its `licenseId`, or the license among `licenseIds`).
+// What an order bought (its `kind`) in words, and how many of each kind.
 import type { Order } from '../../types/api';
 
 export type OrderKind = Order['kind'];
@@ -14,13 +12,6 @@ export const KIND_LABELS: Record<OrderKind, string> = {
   upgrade: 'Tier change',
   reuse: 'Purchase (key reused)',
 };
-
-/** The orders about `licenseId`, newest first. */
-export function ordersOfLicense(orders: readonly Order[], licenseId: string): Order[] {
-  return orders
-    .filter((order) => order.licenseId === licenseId || order.licenseIds.includes(licenseId))
-    .sort((a, b) => b.createdAtEpochMillis - a.createdAtEpochMillis);
-}
 
 /** How many orders of each kind, only the kinds present, in ORDER_KINDS order: "Renewal × 2". */
 export function kindCounts(orders: readonly Order[]): { kind: OrderKind; count: number }[] {

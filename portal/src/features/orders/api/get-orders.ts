@@ -6,6 +6,7 @@ import type { Order, PageParams } from '../../../types/api';
 export interface OrderQuery extends PageParams {
   customerId?: string;
   productId?: string;
+  licenseId?: string;
 }
 
 /** One page (or, without limit/offset, all) of the orders matching `query`, and how many match in all. */
