@@ -114,7 +114,8 @@ function download(server: Server, body: object): Promise<string> {
           hash.update(chunk);
           bytes += chunk.length;
           // A slow client: wait until this many bytes are due at READ_MBPS.
-          if (READ_MBPS > 0) await sleep(started + (bytes / (READ_MBPS * MB)) * 1000 - Date.now());
+          const due = started + (bytes / (READ_MBPS * MB)) * 1000 - Date.now();
+          if (READ_MBPS > 0 && due > 0) await sleep(due);
         }
         resolve(hash.digest('hex'));
       } catch (err) {
