@@ -23,12 +23,20 @@ async function onServer(serverUrl: string, statement: string): Promise<void> {
   }
 }
 
+/** The PostgreSQL server the benchmark may create databases on, if one was given. */
+export const benchPostgresServer = (): string | undefined => process.env.BENCH_PG ?? process.env.BENCH_DATABASE_URL;
+
 export async function benchDatabase(): Promise<BenchDatabase> {
-  const serverUrl = process.env.BENCH_PG ?? process.env.BENCH_DATABASE_URL;
-  if (!serverUrl) {
-    const dir = mkdtempSync(join(tmpdir(), 'licensing-bench-'));
-    return { url: `sqlite:${join(dir, 'bench.db')}`, label: 'SQLite', drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
+  const serverUrl = benchPostgresServer();
+  return serverUrl ? postgresDatabase(serverUrl) : sqliteDatabase();
+}
+
+export function sqliteDatabase(): BenchDatabase {
+  const dir = mkdtempSync(join(tmpdir(), 'licensing-bench-'));
+  return { url: `sqlite:${join(dir, 'bench.db')}`, label: 'SQLite', drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function postgresDatabase(serverUrl: string): Promise<BenchDatabase> {
   const name = `licensing_bench_${randomBytes(6).toString('hex')}`;
   await onServer(serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);

@@ -1,7 +1,7 @@
 // Child processes of the benchmark: each server runs alone in its own process, so the
 // load generator (this process) and the server under test do not share an event loop.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, type WriteStream } from 'node:fs';
 import net from 'node:net';
 
 /** The node flags `npm start` runs the server with (package.json), so that a built server is measured as shipped. */
@@ -26,17 +26,26 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+export interface ServerOptions {
+  /** Node flags added to those `npm start` uses (e.g. `--import` of a probe, `--trace-gc`). */
+  nodeFlags?: string[];
+  /** Where the server's standard output goes (e.g. what `--trace-gc` prints); dropped when absent. */
+  stdout?: WriteStream;
+}
+
 /**
  * Runs an entry file with `env` (a TypeScript one through tsx, a built `.js` one as `npm start`
  * runs it), and waits until `readyPath` answers.
  */
-export async function startServer(entry: string, env: Record<string, string>, readyPath = '/'): Promise<Server> {
+export async function startServer(entry: string, env: Record<string, string>, readyPath = '/', options: ServerOptions = {}): Promise<Server> {
   const port = await freePort();
-  const args = entry.endsWith('.js') ? [...startNodeFlags(), entry] : ['--import', 'tsx', entry];
+  const flags = options.nodeFlags ?? [];
+  const args = entry.endsWith('.js') ? [...startNodeFlags(), ...flags, entry] : [...flags, '--import', 'tsx', entry];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', options.stdout ? 'pipe' : 'ignore', 'pipe'],
   });
+  if (options.stdout) child.stdout!.pipe(options.stdout);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();

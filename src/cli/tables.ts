@@ -47,8 +47,8 @@ export const TABLES: TableSpec[] = [
   { name: 'blocklist_rules', orderBy: ['id'] }, // hits included
   { name: 'license_sightings', orderBy: ['license_id', 'kind', 'value'] }, // the sharing detector's window
   { name: 'release_files', orderBy: ['id'] },
-  // 1 MiB each: a few rows at a time keep export and import in constant memory
-  { name: 'release_file_chunks', orderBy: ['file_id', 'chunk_index'], binary: ['data'], rowsPerPage: 4 },
+  // 16 KiB each (CHUNK_SIZE): 64 rows, 1 MiB, at a time keep export and import in constant memory
+  { name: 'release_file_chunks', orderBy: ['file_id', 'chunk_index'], binary: ['data'], rowsPerPage: 64 },
   { name: 'releases', orderBy: ['id'] },
   { name: 'release_downloads', orderBy: ['id'] },
 ];

@@ -1,5 +1,5 @@
 // Releases (docs/releases.md): a product's versions per channel, their files stored in the
-// database in 1 MiB chunks (so every instance serves every file, and backup, export and
+// database in chunks (so every instance serves every file, and backup, export and
 // import carry them), each licensed download recorded; the version a validation names,
 // recorded with its attempt; the product settings and license field of the access window;
 // and a one-row counter every release change bumps, polled by each instance's version cache.

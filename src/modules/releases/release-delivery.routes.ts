@@ -5,6 +5,8 @@ import { Type } from '@sinclair/typebox';
 import { clientIp } from '../../http/client-ip.js';
 import { validationRateLimit } from '../../http/rate-limit.js';
 import { ErrorAnswer, ErrorSchema } from '../../http/schemas.js';
+import { sendSlices } from '../../http/send-slices.js';
+import { reportReleaseSent } from '../../lib/observe.js';
 import { signCompact } from '../signing/jws.js';
 import { pinnedKids } from '../signing/key-ring.js';
 import { NO_PUBLISHED_RELEASE, NO_SUCH_RELEASE } from './release-access.js';
@@ -59,7 +61,8 @@ export const releaseDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const answer = await download(delivery, request.body, clientIp(request));
       if ('refused' in answer) return reply.code(403).send(answer.refused);
-      return reply.headers(answer.headers).send(answer.body);
+      reportReleaseSent(answer.stamped, await sendSlices(reply, answer.headers, answer.slices));
+      return reply;
     },
   );
 

@@ -1,20 +1,19 @@
 // The public side of releases. A download is first decided exactly as a validation
 // (app.validation.check: blocklist, rule, bindings, recorded attempt); then the release the
-// license may have is sent from the database chunk by chunk, a jar stamped for this download
+// license may have is handed over as slices read from the database chunk by chunk (the route
+// sends them with src/http/send-slices.ts, one in flight), a jar stamped for this download
 // (src/lib/jars: the four placeholders and the signed META-INF/LICENSING-DOWNLOAD.jws), and
 // the download recorded. An update check answers what is newer, binding nothing.
 import { randomBytes } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
 import type { Db } from '../../db/database.js';
 import { clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { stampJar, type Placeholder } from '../../lib/jars/index.js';
-import { reportReleaseSent } from '../../lib/observe.js';
 import { signCompact } from '../signing/jws.js';
 import type { KeyRing } from '../signing/key-ring.js';
 import type { ValidationGate } from '../validation/validation.plugin.js';
 import { namedRelease, newestAllowed } from './release-access.js';
-import { fileStream, randomAccess } from './release-files.js';
+import { fileChunks, randomAccess } from './release-files.js';
 import * as repo from './releases.repository.js';
 import { RELEASE_NOT_ALLOWED, type DownloadBody, type LatestBody, type LatestRelease, type LatestResult, type ReleaseStatus } from './releases.schemas.js';
 import { spool } from './stamped-file.js';
@@ -33,35 +32,14 @@ export interface Refused {
   reason?: string;
 }
 
-export type DownloadAnswer = { refused: Refused } | { headers: Record<string, string>; body: Readable };
+/** The file to send: each slice is a Buffer of its own, read when the previous one was sent. */
+export type DownloadAnswer = { refused: Refused } | { headers: Record<string, string>; slices: AsyncGenerator<Buffer>; stamped: boolean };
 
 const isJar = (name: string, jarIndex: string | null) => jarIndex !== null && name.toLowerCase().endsWith('.jar');
 
 /** `attachment; filename="…"` with an ASCII stand-in and the exact UTF-8 name (RFC 6266). */
 const disposition = (name: string) =>
   `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-
-/** Counts the bytes that pass, and reports them once the answer ends (sent or cut). */
-function counted(body: Readable, stamped: boolean): Readable {
-  let bytes = 0;
-  let reported = false;
-  const report = () => {
-    if (!reported) reportReleaseSent(stamped, bytes);
-    reported = true;
-  };
-  const meter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
-  body.on('error', (err) => meter.destroy(err));
-  meter.once('close', () => {
-    report();
-    body.destroy();
-  });
-  return body.pipe(meter);
-}
 
 export async function download(d: Delivery, body: DownloadBody, ip: string): Promise<DownloadAnswer> {
   const { licenseId, productId } = body;
@@ -92,7 +70,8 @@ export async function download(d: Delivery, body: DownloadBody, ip: string): Pro
     await record(file.sha256, null);
     return {
       headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': String(file.size), 'x-release-sha256': file.sha256 },
-      body: counted(fileStream(d.db, file), false),
+      slices: fileChunks(d.db, file),
+      stamped: false,
     };
   }
 
@@ -115,7 +94,8 @@ export async function download(d: Delivery, body: DownloadBody, ip: string): Pro
   }
   return {
     headers: { ...headers, 'content-type': 'application/java-archive', 'content-length': String(stamped.size), 'x-release-sha256': stamped.sha256 },
-    body: counted(stamped.open(), true),
+    slices: stamped.slices(),
+    stamped: true,
   };
 }
 

@@ -4,8 +4,12 @@ import type { ReleaseFilesTable } from '../../db/schema.js';
 
 export const insertFile = (db: Db, row: ReleaseFilesTable) => db.insertInto('release_files').values(row).execute();
 
-export const insertChunk = (db: Db, fileId: string, index: number, data: Buffer) =>
-  db.insertInto('release_file_chunks').values({ file_id: fileId, chunk_index: index, data }).execute();
+/** Inserts consecutive chunks from `firstIndex` on, in one statement. */
+export const insertChunks = (db: Db, fileId: string, firstIndex: number, chunks: readonly Buffer[]) =>
+  db
+    .insertInto('release_file_chunks')
+    .values(chunks.map((data, i) => ({ file_id: fileId, chunk_index: firstIndex + i, data })))
+    .execute();
 
 export async function readChunk(db: Db, fileId: string, index: number): Promise<Buffer | undefined> {
   const row = await db.selectFrom('release_file_chunks').select('data').where('file_id', '=', fileId).where('chunk_index', '=', index).executeTakeFirst();

@@ -1,9 +1,9 @@
 // Release files in the database, in CHUNK_SIZE chunks: written from the request's stream
-// as it arrives (one chunk in memory at a time, its sha256 computed on the way), read back
-// as a stream or as a random-access file (what the jar library reads). Constant memory
-// whatever the file's size, and every instance reads what any instance wrote.
+// as it arrives (into one reused buffer, its sha256 computed on the way), read back
+// chunk by chunk (each a Buffer the reader owns and frees) or as a random-access file (what
+// the jar library reads). Constant memory whatever the file's size, and every instance reads
+// what any instance wrote.
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { Db } from '../../db/database.js';
 import type { ReleaseFilesTable } from '../../db/schema.js';
 import { HttpError } from '../../http/errors.js';
@@ -12,7 +12,16 @@ import { clock } from '../../lib/clock.js';
 import type { RandomAccessFile } from '../../lib/jars/index.js';
 import * as repo from './release-files.repository.js';
 
-export const CHUNK_SIZE = 1024 * 1024;
+/**
+ * Small, for PostgreSQL: a chunk arrives as hex text in one DataRow message, and node-postgres
+ * gathers a message longer than one socket read (64 KiB) into buffers it doubles, garbage
+ * several times the chunk. 16 KiB (32 KiB of hex) arrives in one read; with 32 KiB chunks 10
+ * parallel downloads grew RSS by 115-175 MB, with 16 KiB by 10-18 MB (docs/decisions.md
+ * "Releases"). A round trip per 16 KiB cost no more than one per MiB (30 MB read in 0.55 s).
+ */
+export const CHUNK_SIZE = 16 * 1024;
+/** Chunks written per statement by an upload: one statement (one commit) per MiB. */
+const CHUNKS_PER_INSERT = 64;
 
 export const tooLarge = (maxBytes: number) => new HttpError(413, `File is larger than RELEASE_MAX_BYTES (${maxBytes} bytes)`);
 
@@ -35,14 +44,16 @@ export async function writeFile(db: Db, name: string, body: AsyncIterable<Buffer
   const hash = createHash('sha256');
   let size = 0;
   let index = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const flush = async (bytes: number) => {
-    const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
-    await repo.insertChunk(db, id, index++, Buffer.from(all.subarray(0, bytes)));
-    const rest = all.subarray(bytes);
-    pending = rest.length > 0 ? [Buffer.from(rest)] : [];
-    pendingBytes = rest.length;
+  // One buffer of CHUNKS_PER_INSERT chunks for the whole upload, reused once the driver has
+  // taken its bytes (the insert resolved): the upload makes no garbage of its own.
+  const batch = Buffer.allocUnsafeSlow(CHUNK_SIZE * CHUNKS_PER_INSERT);
+  let filled = 0;
+  const flush = async () => {
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < filled; at += CHUNK_SIZE) chunks.push(batch.subarray(at, Math.min(filled, at + CHUNK_SIZE)));
+    await repo.insertChunks(db, id, index, chunks);
+    index += chunks.length;
+    filled = 0;
   };
   try {
     for await (const piece of body) {
@@ -50,11 +61,14 @@ export async function writeFile(db: Db, name: string, body: AsyncIterable<Buffer
       size += bytes.length;
       if (size > maxBytes) throw tooLarge(maxBytes);
       hash.update(bytes);
-      pending.push(bytes);
-      pendingBytes += bytes.length;
-      while (pendingBytes >= CHUNK_SIZE) await flush(CHUNK_SIZE);
+      for (let at = 0; at < bytes.length; ) {
+        const copied = bytes.copy(batch, filled, at);
+        filled += copied;
+        at += copied;
+        if (filled === batch.length) await flush();
+      }
     }
-    if (pendingBytes > 0) await flush(pendingBytes);
+    if (filled > 0) await flush();
   } catch (err) {
     await repo.deleteFiles(db, [id]).catch(() => undefined);
     throw err;
@@ -115,11 +129,11 @@ export function randomAccess(db: Db, file: StoredFile): RandomAccessFile {
   };
 }
 
-/** The file's bytes as a stream, one chunk read from the database at a time, as the reader asks. */
-export function fileStream(db: Db, file: StoredFile): Readable {
+/**
+ * The file's bytes in order, one chunk per database read, read only when the consumer asks
+ * for the next: each Buffer is the consumer's own (sendSlices frees it once it is sent).
+ */
+export async function* fileChunks(db: Db, file: StoredFile): AsyncGenerator<Buffer> {
   const chunks = Math.ceil(file.size / file.chunk_size);
-  async function* read() {
-    for (let i = 0; i < chunks; i++) yield await chunk(db, file, i);
-  }
-  return Readable.from(read(), { objectMode: false, highWaterMark: 1 });
+  for (let i = 0; i < chunks; i++) yield await chunk(db, file, i);
 }
