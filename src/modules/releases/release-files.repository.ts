@@ -16,6 +16,19 @@ export async function readChunk(db: Db, fileId: string, index: number): Promise<
   return row?.data;
 }
 
+/** Chunks `first` to `first + count - 1`, in order, in one read (fewer when some are missing). */
+export async function readChunks(db: Db, fileId: string, first: number, count: number): Promise<Buffer[]> {
+  const rows = await db
+    .selectFrom('release_file_chunks')
+    .select('data')
+    .where('file_id', '=', fileId)
+    .where('chunk_index', '>=', first)
+    .where('chunk_index', '<', first + count)
+    .orderBy('chunk_index')
+    .execute();
+  return rows.map((row) => row.data);
+}
+
 export const completeFile = (db: Db, id: string, values: Pick<ReleaseFilesTable, 'size' | 'sha256' | 'main_class' | 'jar_index' | 'completed_at'>) =>
   db.updateTable('release_files').set(values).where('id', '=', id).execute();
 

@@ -90,50 +90,55 @@ export const deleteFiles = (db: Db, ids: readonly string[]) => repo.deleteFiles(
 
 type StoredFile = Pick<ReleaseFilesTable, 'id' | 'size' | 'chunk_size'>;
 
-/** Reads chunk `index`, or fails: a file's chunks are all there until it is deleted. */
-async function chunk(db: Db, file: StoredFile, index: number): Promise<Buffer> {
-  const data = await repo.readChunk(db, file.id, index);
-  if (!data) throw new Error(`release file ${file.id}: chunk ${index} is missing (deleted meanwhile?)`);
+/** Chunks read by one query of a download: 256 KiB, each row small enough for one socket read of PostgreSQL's. */
+const CHUNKS_PER_READ = 16;
+
+/** Reads chunks `first` to `last`, or fails: a file's chunks are all there until it is deleted. */
+async function chunks(db: Db, file: StoredFile, first: number, last: number): Promise<Buffer[]> {
+  const data = first === last ? [await repo.readChunk(db, file.id, first)].filter((d) => d !== undefined) : await repo.readChunks(db, file.id, first, last - first + 1);
+  if (data.length !== last - first + 1) throw new Error(`release file ${file.id}: chunks ${first}-${last} are missing (deleted meanwhile?)`);
   return data;
 }
 
 /**
- * The file as random access (what the jar library reads): the two chunks read last are kept,
- * so reads that walk through the file fetch each chunk once.
+ * The file as random access (what the jar library reads): a read spanning several chunks
+ * fetches them in one query; the two chunks read last are kept, so small reads that walk
+ * through the file fetch each chunk once.
  */
 export function randomAccess(db: Db, file: StoredFile): RandomAccessFile {
-  const cache = new Map<number, Promise<Buffer>>();
-  const cached = (index: number) => {
-    let found = cache.get(index);
-    if (!found) {
-      found = chunk(db, file, index);
-      cache.set(index, found);
-      if (cache.size > 2) cache.delete(cache.keys().next().value!);
-      found.catch(() => cache.delete(index));
-    }
-    return found;
+  const cache = new Map<number, Buffer>();
+  const remember = (index: number, data: Buffer) => {
+    cache.delete(index);
+    cache.set(index, data);
+    if (cache.size > 2) cache.delete(cache.keys().next().value!);
   };
   return {
     size: file.size,
     async read(position, length) {
       const end = Math.min(file.size, position + length);
       if (position >= end) return Buffer.alloc(0);
-      const parts: Buffer[] = [];
-      for (let i = Math.floor(position / file.chunk_size); i * file.chunk_size < end; i++) {
-        const data = await cached(i);
-        const start = i * file.chunk_size;
-        parts.push(data.subarray(Math.max(position, start) - start, Math.min(end, start + data.length) - start));
-      }
+      const first = Math.floor(position / file.chunk_size);
+      const last = Math.floor((end - 1) / file.chunk_size);
+      const cached = first === last ? cache.get(first) : undefined;
+      const data = cached ? [cached] : await chunks(db, file, first, last);
+      data.slice(-2).forEach((d, i) => remember(last - Math.min(data.length, 2) + 1 + i, d));
+      const parts = data.map((d, i) => {
+        const start = (first + i) * file.chunk_size;
+        return d.subarray(Math.max(position, start) - start, Math.min(end, start + d.length) - start);
+      });
       return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     },
   };
 }
 
 /**
- * The file's bytes in order, one chunk per database read, read only when the consumer asks
- * for the next: each Buffer is the consumer's own (sendSlices frees it once it is sent).
+ * The file's bytes in order, CHUNKS_PER_READ chunks per database read, read only when the
+ * consumer has taken the previous ones: each Buffer is the consumer's own (sendSlices frees
+ * it once it is sent).
  */
 export async function* fileChunks(db: Db, file: StoredFile): AsyncGenerator<Buffer> {
-  const chunks = Math.ceil(file.size / file.chunk_size);
-  for (let i = 0; i < chunks; i++) yield await chunk(db, file, i);
+  const count = Math.ceil(file.size / file.chunk_size);
+  for (let first = 0; first < count; first += CHUNKS_PER_READ) {
+    yield* await chunks(db, file, first, Math.min(count, first + CHUNKS_PER_READ) - 1);
+  }
 }
