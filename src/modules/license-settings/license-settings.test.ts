@@ -67,7 +67,7 @@ describe('the portal and the server agree on the settings', () => {
       if (name === 'types/api.ts' || name.includes('.test.')) continue;
       const code = readFileSync(file, 'utf8').replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, '');
       for (const n of numbers) {
-        const written = new RegExp(`(?<![\\w.])(${n}|${n.toLocaleString('en').replaceAll(',', '_')})(?![\\w.])`);
+        const written = new RegExp(`(?<![\\w.-])(${n}|${n.toLocaleString('en').replaceAll(',', '_')})(?![\\w.])`);
         if (written.test(code)) copies.push(`${name}: ${n}`);
       }
       if (/=== 'creation'/.test(code)) copies.push(`${name}: the clock rule`);

@@ -3,6 +3,7 @@ import { NullableInteger, NullableString, PageQueryProperties, SortQueryProperti
 import { LICENSE_KEY_PATTERN } from '../../lib/ids.js';
 import { MAX_INT, TIERS } from '../license-settings/license-settings.bounds.js';
 import { LICENSE_STATUSES, type LicenseStatus } from '../license-settings/license-terms.js';
+import { RELEASE_VERSION } from '../../lib/release-version.js';
 import {
   EffectiveFeaturesSchema,
   ExpiryBasisSchema,
@@ -242,8 +243,8 @@ export const ListLicensesQuerySchema = Type.Object({
 export type ListLicensesQuery = Static<typeof ListLicensesQuerySchema>;
 
 /** A release version: 1-64 of `0-9 A-Z a-z . + _ -`, starting alphanumeric (releases, validation, update checks). */
-export const VERSION_PATTERN = '^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$';
-export const VersionSchema = (description: string) => Type.String({ pattern: VERSION_PATTERN, maxLength: 64, description, examples: ['1.4.2'] });
+export const VersionSchema = (description: string) =>
+  Type.String({ pattern: RELEASE_VERSION.pattern, maxLength: RELEASE_VERSION.maxLength, description, examples: ['1.4.2'] });
 
 export const ValidateBodySchema = Type.Object({
   licenseId: Type.String({ description: 'The license key', examples: ['7K3QD-9XW2M-PA4ZR-0HT6B-N5YCE'] }),

@@ -2,13 +2,13 @@
 // and update-check bodies, the download records and the trace answer.
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, PageQueryProperties } from '../../http/schemas.js';
+import { RELEASE_NOTES_MAX_LENGTH as NOTES_MAX_LENGTH } from '../../lib/release-version.js';
 import { VersionSchema } from '../licenses/licenses.schemas.js';
 
 export const CHANNELS = ['stable', 'beta', 'alpha'] as const;
 export type Channel = (typeof CHANNELS)[number];
 export const STATUSES = ['draft', 'published', 'deprecated', 'archived'] as const;
 export type ReleaseStatus = (typeof STATUSES)[number];
-export const NOTES_MAX_LENGTH = 10_000;
 
 const ChannelSchema = (description: string) => Type.Unsafe<Channel>({ type: 'string', enum: [...CHANNELS], description, examples: ['stable'] });
 const StatusSchema = (description: string) => Type.Unsafe<ReleaseStatus>({ type: 'string', enum: [...STATUSES], description });

@@ -17,7 +17,8 @@ export type TierField = keyof TierDraft;
 
 const CODE = new RegExp(TIERS.codePattern);
 /** The longest code the pattern takes: its first character plus the repeat's upper bound. */
-const CODE_MAX = Number(/\{0,(\d+)\}/.exec(TIERS.codePattern)?.[1] ?? 31) + 1;
+/** The longest code the pattern takes (its `{0,n}` plus the first character). */
+export const TIER_CODE_MAX_LENGTH = Number(/\{0,(\d+)\}/.exec(TIERS.codePattern)?.[1] ?? 31) + 1;
 
 export const tierDraft = (tier?: Tier): TierDraft => ({
   code: tier?.code ?? '',
@@ -47,7 +48,7 @@ export function tierProblems(draft: TierDraft, others: readonly Tier[], productI
   const problems: Partial<Record<TierField, string>> = {};
   const code = draft.code.trim();
   if (code === '') problems.code = 'Required.';
-  else if (!CODE.test(code)) problems.code = `Use lower-case letters, digits, "_" or "-" (starting with a letter or digit, at most ${CODE_MAX}).`;
+  else if (!CODE.test(code)) problems.code = `Use lower-case letters, digits, "_" or "-" (starting with a letter or digit, at most ${TIER_CODE_MAX_LENGTH}).`;
   else if (others.some((tier) => tier.code === code)) problems.code = `Another tier of this product has the code ${code}.`;
   const name = draft.name.trim();
   if (name === '') problems.name = 'Required.';

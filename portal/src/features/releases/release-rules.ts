@@ -1,17 +1,18 @@
 // What may be done to a release in each status (the API's rules, so the portal offers only
 // what it would accept), and the small formats of its file and downloads.
+import { RELEASE_NOTES_MAX_LENGTH, RELEASE_VERSION } from '../../lib/from-server';
 import type { Release, ReleaseChannel, ReleaseStatus } from '../../types/api';
 
 export const CHANNELS: readonly ReleaseChannel[] = ['stable', 'beta', 'alpha'];
-export const NOTES_MAX_LENGTH = 10_000;
+export const NOTES_MAX_LENGTH = RELEASE_NOTES_MAX_LENGTH;
 
-/** The API's version rule (1-64 of `0-9 A-Z a-z . + _ -`, starting alphanumeric), in plain words. */
+/** The API's version rule (RELEASE_VERSION: `0-9 A-Z a-z . + _ -`, starting alphanumeric), in plain words. */
 export function versionProblem(text: string): string | null {
   const version = text.trim();
   if (version === '') return 'Required.';
-  if (version.length > 64) return 'At most 64 characters.';
+  if (version.length > RELEASE_VERSION.maxLength) return `At most ${RELEASE_VERSION.maxLength} characters.`;
   if (!/^[0-9A-Za-z]/.test(version)) return 'Start with a letter or a digit.';
-  return /^[0-9A-Za-z.+_-]+$/.test(version) ? null : 'Use only letters, digits and . + _ -';
+  return new RegExp(RELEASE_VERSION.pattern).test(version) ? null : 'Use only letters, digits and . + _ -';
 }
 
 export type Transition = 'publish' | 'deprecate' | 'archive';

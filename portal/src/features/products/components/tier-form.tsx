@@ -8,7 +8,7 @@ import { useCheckedForm } from '../../../hooks/use-checked-form';
 import { TIERS } from '../../../lib/from-server';
 import type { Tier } from '../../../types/api';
 import { FeaturesEditor } from '../../licenses/components/policy-fields';
-import { tierDraft, tierFromDraft, tierProblems, type TierDraft, type TierField } from '../tier-values';
+import { TIER_CODE_MAX_LENGTH, tierDraft, tierFromDraft, tierProblems, type TierDraft, type TierField } from '../tier-values';
 
 const FIELDS = ['code', 'name', 'features', 'marketplaceResourceId', 'polymartProductId'] as const;
 
@@ -57,7 +57,7 @@ export function TierForm({
       <h3>{label}</h3>
       {errors.form ? <Notice tone="warning">{errors.form}</Notice> : null}
       <div className="form-grid">
-        <TextField label="Tier code" required value={draft.code} onChange={text('code')} error={errors.fields.code} maxLength={64} hint="What licenses store as their tier, e.g. pro." />
+        <TextField label="Tier code" required value={draft.code} onChange={text('code')} error={errors.fields.code} maxLength={TIER_CODE_MAX_LENGTH} hint="What licenses store as their tier, e.g. pro." />
         <TextField label="Tier name" required value={draft.name} onChange={text('name')} error={errors.fields.name} maxLength={TIERS.maxNameLength + 20} hint={`Shown to staff, at most ${TIERS.maxNameLength} characters.`} />
         <TextField label="Tier marketplace resource id" value={draft.marketplaceResourceId} onChange={text('marketplaceResourceId')} error={errors.fields.marketplaceResourceId} hint="A BuiltByBit resource or addon that sells this tier; empty if none." />
         <TextField label="Tier Polymart product id" value={draft.polymartProductId} onChange={text('polymartProductId')} error={errors.fields.polymartProductId} hint="A Polymart product that sells this tier; empty if none." />
