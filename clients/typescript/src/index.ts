@@ -11,7 +11,6 @@ export {
 export { MACHINE_ID_ENV, machineId } from './machine-id.js';
 export { releaseMachine, type ReleaseFailure, type ReleaseRequest, type ReleaseResult } from './release.js';
 export {
-  DOWNLOAD_ENTRY,
   type DownloadFailure,
   type LatestRelease,
   type ReleaseChannel,

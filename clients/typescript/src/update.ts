@@ -215,14 +215,15 @@ export async function downloadUpdate(ctx: UpdateContext, check: UpdateCheck, pat
         done(null, chunk);
       },
     });
-    let writeError: unknown = null;
-    const out = createWriteStream(temp, { flags: 'wx', flush: true }); // flush: on disk before the rename
-    out.on('error', (err) => (writeError = err));
+    const source = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+    let cut = false;
+    source.once('error', () => (cut = true));
     try {
-      await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), measure, out);
+      // flush: on disk before the rename
+      await pipeline(source, measure, createWriteStream(temp, { flags: 'wx', flush: true }));
     } catch (err) {
-      if (writeError) throw writeError; // the disk's problem, not the service's: the caller hears it
-      return { status: 'INVALID', reason: 'UNREACHABLE' }; // cut off or stalled
+      if (cut || abort.signal.aborted) return { status: 'INVALID', reason: 'UNREACHABLE' }; // cut off or stalled
+      throw err; // the disk's problem, not the service's: the caller hears it
     }
     const sha256 = hash.digest('hex');
     if (sha256 !== sentSha256) return { status: 'INVALID', reason: 'UNVERIFIED' };

@@ -22,6 +22,9 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -149,7 +152,7 @@ final class ReleaseUpdates {
                 "version", latest.version(), "channel", request.channel()));
         HttpResponse<InputStream> response;
         try {
-            // The timeout bounds the wait for the answer's headers; the body then streams.
+            // The timeout bounds the wait for the answer's headers; then the watchdog the wait for each next bytes.
             response = http.send(post("/releases/download", body).header("accept", "application/java-archive, application/octet-stream, application/json").build(),
                     HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
@@ -171,16 +174,18 @@ final class ReleaseUpdates {
             try {
                 MessageDigest digest = sha256();
                 long size = 0;
-                try (FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                try (FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+                        Watchdog watchdog = new Watchdog(in, timeout)) {
                     byte[] buffer = new byte[64 * 1024];
                     while (true) {
                         int n;
                         try {
                             n = in.read(buffer);
                         } catch (IOException e) {
-                            return UpdateDownload.invalid(UpdateDownload.Reason.UNREACHABLE); // cut off
+                            return UpdateDownload.invalid(UpdateDownload.Reason.UNREACHABLE); // cut off, or stalled and closed by the watchdog
                         }
                         if (n < 0) break;
+                        watchdog.progress();
                         digest.update(buffer, 0, n);
                         ByteBuffer bytes = ByteBuffer.wrap(buffer, 0, n);
                         while (bytes.hasRemaining()) out.write(bytes);
@@ -205,6 +210,41 @@ final class ReleaseUpdates {
             } finally {
                 Files.deleteIfExists(temp); // gone already after the move
             }
+        }
+    }
+
+    /**
+     * Closes the body when no bytes came for the timeout (the request's timeout covers only the
+     * wait for the headers; closing the stream ends a blocked read with an IOException). Its
+     * thread belongs to this one download, so nothing outlives it (a plugin reload leaks nothing).
+     */
+    private static final class Watchdog implements AutoCloseable {
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "license-client-download-watchdog");
+            thread.setDaemon(true);
+            return thread;
+        });
+        private volatile long lastProgress = System.nanoTime();
+
+        Watchdog(InputStream body, Duration idle) {
+            long every = Math.max(20, idle.toMillis() / 4);
+            timer.scheduleWithFixedDelay(() -> {
+                if (System.nanoTime() - lastProgress < idle.toNanos()) return;
+                try {
+                    body.close();
+                } catch (IOException e) {
+                    // closed already
+                }
+            }, every, every, TimeUnit.MILLISECONDS);
+        }
+
+        void progress() {
+            lastProgress = System.nanoTime();
+        }
+
+        @Override
+        public void close() {
+            timer.shutdownNow();
         }
     }
 
