@@ -93,7 +93,7 @@ for (const client of CLIENTS) {
     });
     afterAll(async () => {
       await t?.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
     const args = (url: string, license: { id: string; productId: string }, hwid: string, keys = keysFile) =>
@@ -209,7 +209,7 @@ for (const client of CLIENTS) {
     });
     afterAll(async () => {
       await t?.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
     const license = { id: 'LIC-1', productId: 'PROD-1' };
@@ -259,7 +259,8 @@ for (const client of CLIENTS) {
         if (path === '/releases/latest') {
           const receipt = key.jws({ licenseId: body.licenseId, productId: body.productId, hwid: body.hwid ?? null, nonce: body.nonce, valid: true, latest, timestampEpochMillis: Date.now() }, 'release-check');
           res.writeHead(200, { 'content-type': 'application/json', 'validation-receipt': receipt });
-          return res.end(JSON.stringify({ valid: true, latest, current: null, update: true }));
+          res.end(JSON.stringify({ valid: true, latest, current: null, update: true }));
+          return;
         }
         asked = body;
         const signed = entry('D-1');
