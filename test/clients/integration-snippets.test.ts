@@ -5,13 +5,14 @@
 // built jar and a stub of the Bukkit API (test/clients/java/bukkit-stubs), then run.
 // Needs `npm run build:clients`.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationSnippets, type Snippet } from '../../portal/src/features/products/components/integration-snippets.js';
 import { newLicense } from '../helpers/fixtures.js';
+import { newRelease } from '../helpers/releases.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const run = promisify(execFile);
@@ -38,8 +39,8 @@ async function compilePlugin(dir: string, className: string, source: string): Pr
 }
 
 /** Enables the plugin on a "main" thread, lets it run `millis`, disables it: stdout lines. */
-async function runPlugin(classes: string, className: string, data: string, licenseKey: string, millis: number, untilFirstLog = false): Promise<string[]> {
-  const args = ['-cp', `${classes}:${JAR}`, 'PluginHarness', className, data, licenseKey, String(millis), ...(untilFirstLog ? ['first-log'] : [])];
+async function runPlugin(classes: string, className: string, data: string, licenseKey: string, millis: number, untilFirstLog = false, javaOptions: string[] = []): Promise<string[]> {
+  const args = [...javaOptions, '-cp', `${classes}:${JAR}`, 'PluginHarness', className, data, licenseKey, String(millis), ...(untilFirstLog ? ['first-log'] : [])];
   const { stdout } = await run('java', args, { timeout: 120_000 });
   return stdout.trim().split('\n');
 }
@@ -147,6 +148,30 @@ describe('Integrate panel snippets and the Java README example', () => {
     expect(lines).toContain('LOG INFO License seat: RELEASED; 2 self-releases left in the rolling 30 days [Server thread]');
     const after = await t.admin('GET', `/licenses/${seatLicense.id}`);
     expect(after.json.usedHwids).toEqual([]);
+  }, 240_000);
+
+  it('Java README: the update example checks on enable and downloads the newer release into the update folder, off the main thread', async () => {
+    const readme = readFileSync('clients/java/README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('## Updating itself'));
+    const updating = await newLicense(t);
+    const bytes = Buffer.from('MyPlugin 1.1.0');
+    await newRelease(t, updating.productId, { version: '1.1.0', bytes, name: 'MyPlugin-1.1.0.bin' });
+    const example = /```java\n([\s\S]*?)```/.exec(section)![1]!.replace('https://licensing.example.com', t.baseUrl).replace('my-product-id', updating.productId);
+    const imports = ['dev.licensing.client.*', 'java.io.IOException', 'java.nio.charset.StandardCharsets', 'java.nio.file.Path', 'java.time.Duration', 'org.bukkit.plugin.java.JavaPlugin'];
+    const work = join(dir, 'java-update');
+    const classes = await compilePlugin(work, 'MyPlugin', `${imports.map((i) => `import ${i};`).join('\n')}\n\n${example}`);
+    const data = join(work, 'plugins', 'MyPlugin');
+    mkdirSync(join(data, 'resources'), { recursive: true });
+    writeFileSync(join(data, 'resources', 'jwks.json'), jwks);
+    const older = await runPlugin(classes, 'MyPlugin', data, updating.id, 60_000, true, ['-Dplugin.version=1.0.0']);
+    const ready = older.find((line) => line.startsWith('LOG INFO Version 1.1.0 is ready'));
+    expect(ready, older.join('\n')).toMatch(/\[Craft Scheduler Thread - \d+\]$/); // not the server's main thread
+    expect(readFileSync(join(work, 'plugins', 'update', 'MyPlugin.jar'))).toEqual(bytes);
+
+    rmSync(join(work, 'plugins', 'update'), { recursive: true });
+    const current = await runPlugin(classes, 'MyPlugin', data, updating.id, 3_000, false, ['-Dplugin.version=1.1.0']);
+    expect(current.filter((line) => line.startsWith('LOG'))).toEqual([]); // up to date: nothing to say, nothing written
+    expect(existsSync(join(work, 'plugins', 'update'))).toBe(false);
   }, 240_000);
 });
 

@@ -2,7 +2,8 @@
 // thread with the blocking call's result, the cache is written 0600, and a cache that
 // cannot be written is logged through System.Logger while the answer stays VALID.
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +11,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLicense } from '../helpers/fixtures.js';
+import { storedZip } from '../helpers/releases.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const run = promisify(execFile);
 const JAR = 'clients/java/build/license-client.jar';
 const CHECK = 'test/clients/java/LibraryCheck.java';
 const TERMS_CHECK = 'test/clients/java/TermsCheck.java';
+const UPDATE_CHECK = 'test/clients/java/UpdateLibraryCheck.java';
 
 describe('Java library', () => {
   let t: TestApp;
@@ -123,3 +126,105 @@ describe('Java library: signed license terms', () => {
     }
   }, 120_000);
 });
+
+// Updates (DECISIONS.md "Releases"): the signed check, the download's outcomes by the fake
+// service's answer (chosen by the hwid): the release's own bytes, a jar stamped for this download
+// whose signed entry is deflated, one stamped for another license, a refusal with its reason, a
+// release archived since, and a download that stalls (cut after the 500 ms timeout).
+describe('Java library: checkForUpdate and downloadUpdate', () => {
+  it('downloads what the signed check named, checks stamped jars by their entry, and cuts a stalled download', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'java-updates-'));
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const { x } = publicKey.export({ format: 'jwk' }) as { x: string };
+    const keys = join(dir, 'jwks.json');
+    writeFileSync(keys, JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x, kid: 'updates', alg: 'EdDSA', use: 'sig' }] }));
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const jws = (payload: unknown, typ: string) => {
+      const input = `${b64({ alg: 'EdDSA', kid: 'updates', typ })}.${b64(payload)}`;
+      return `${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}`;
+    };
+    const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+    const file = Buffer.from('release 2.0.0');
+    const latest = { version: '2.0.0', sha256: sha256(file), size: file.length, publishedAtEpochMillis: 1_700_000_000_000 };
+    /** A jar with the signed entry deflated (stored zips are the helper's; the entry is patched to method 8). */
+    const stampedJar = (licenseId: string) => {
+      const entry = jws({ downloadId: 'D-1', licenseId, releaseId: 'R', sha256: latest.sha256, iatEpochMillis: Date.now() }, 'download');
+      return deflatedZip('META-INF/LICENSING-DOWNLOAD.jws', Buffer.from(entry));
+    };
+    const downloads: Record<string, unknown>[] = [];
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        const body = JSON.parse(text) as Record<string, string>;
+        if (req.url === '/releases/latest') {
+          const signed = { licenseId: body.licenseId, productId: body.productId, hwid: body.hwid, nonce: body.nonce, valid: true, latest, timestampEpochMillis: Date.now() };
+          res.writeHead(200, { 'content-type': 'application/json', 'validation-receipt': jws(signed, 'release-check') });
+          return res.end(JSON.stringify({ valid: true, latest, current: { status: 'deprecated' }, update: true }));
+        }
+        downloads.push(body);
+        const send = (bytes: Buffer) => {
+          res.writeHead(200, { 'content-type': 'application/java-archive', 'x-release-version': '2.0.0', 'x-release-sha256': sha256(bytes), 'x-download-id': 'D-1' });
+          res.end(bytes);
+        };
+        if (body.hwid === 'plain') return send(file);
+        if (body.hwid === 'stamped-deflated') return send(stampedJar('L'));
+        if (body.hwid === 'stamped-other-license') return send(stampedJar('L2'));
+        if (body.hwid === 'refused') {
+          res.writeHead(403, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ valid: false, reason: 'RELEASE_NOT_ALLOWED' }));
+        }
+        if (body.hwid === 'gone') {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ error: 'Release not found' }));
+        }
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-release-version': '2.0.0', 'x-release-sha256': latest.sha256, 'content-length': String(file.length) });
+        res.write(file.subarray(0, 4)); // and then nothing
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const { stdout, stderr } = await run('java', ['-cp', JAR, UPDATE_CHECK, url, keys, dir], { timeout: 90_000 });
+      expect(stderr).toBe('');
+      const check = `UPDATE 2.0.0 ${latest.sha256} update=true current=deprecated`;
+      expect(stdout.trim().split('\n')).toEqual([
+        'no-check downloadUpdate needs a checkForUpdate first',
+        `plain ${check} | DOWNLOADED null null stamped=false written=true left=1`,
+        `stamped-deflated ${check} | DOWNLOADED null null stamped=true written=true left=1`,
+        `stamped-other-license ${check} | INVALID UNVERIFIED null stamped=false written=false left=0`,
+        `refused ${check} | INVALID REJECTED RELEASE_NOT_ALLOWED stamped=false written=false left=0`,
+        `gone ${check} | INVALID NOT_FOUND null stamped=false written=false left=0`,
+        `stall ${check} | INVALID UNREACHABLE null stamped=false written=false left=0 within-2s=true`,
+        'up-to-date UP_TO_DATE 2.0.0',
+      ]);
+      expect(downloads[0]).toEqual({ licenseId: 'L', productId: 'P', hwid: 'plain', version: '2.0.0', channel: 'beta' });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+/** A zip of one deflated entry (what `jar` writes by default), beside a stored plugin.yml. */
+function deflatedZip(name: string, data: Buffer): Buffer {
+  const zip = storedZip({ 'plugin.yml': 'main: a.B\n', [name]: data });
+  const compressed = deflateRawSync(data);
+  // Rebuild: the stored zip's layout, with the second entry's data compressed and its sizes and method patched.
+  const firstLocal = 30 + 'plugin.yml'.length + 'main: a.B\n'.length;
+  const local = Buffer.from(zip.subarray(firstLocal, firstLocal + 30));
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(compressed.length, 18);
+  const nameBytes = Buffer.from(name);
+  const directoryAt = zip.readUInt32LE(zip.length - 6);
+  const directory = Buffer.from(zip.subarray(directoryAt, zip.length - 22));
+  const second = 46 + 'plugin.yml'.length;
+  directory.writeUInt16LE(8, second + 10);
+  directory.writeUInt32LE(compressed.length, second + 20);
+  const end = Buffer.from(zip.subarray(zip.length - 22));
+  const newDirectoryAt = firstLocal + 30 + nameBytes.length + compressed.length;
+  end.writeUInt32LE(newDirectoryAt, 16);
+  return Buffer.concat([zip.subarray(0, firstLocal), local, nameBytes, compressed, directory, end]);
+}

@@ -8,18 +8,25 @@ import { machineId } from './machine-id.js';
 import { describeRelease, releaseMachine } from './release.js';
 import type { ValidationResult } from './client.js';
 import type { FeatureValue, LicenseTerms } from './terms.js';
+import { describeCheck, describeDownload, type ReleaseChannel } from './update.js';
 
 const USAGE = `usage:
   license-client validate --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE --cache FILE [--grace-hours H]
   license-client verify-file --keys JWKS_FILE --license-file FILE --product ID [--hwid HWID]
   license-client release --url URL --license KEY --product ID --hwid HWID
   license-client machine-id --file FILE
+  license-client update check --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE [--version V] [--channel C]
+  license-client update download --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE --to FILE [--channel C]
   license-client --help
 
 validate and verify-file: a valid answer prints VALID, VALID GRACE <grace end> or VALID_OFFLINE,
 then "expires <ISO-8601>" ("expires never"; "expires unknown" from an older service) and
 "features {...}" (JSON): exit 0. A refusal prints INVALID <why> (e.g. INVALID REJECTED,
-INVALID BLOCKED): exit 1. Usage errors exit 2.`;
+INVALID BLOCKED): exit 1. Usage errors exit 2.
+update check: UPDATE <version> <sha256> (a newer release than --version), UP_TO_DATE <version>
+or UP_TO_DATE (none this license may have): exit 0. update download: the newest release the
+license may have, checked against the signed answer, written to FILE: DOWNLOADED <version> <path>,
+exit 0. A refusal prints INVALID <why> (e.g. INVALID REJECTED, INVALID UNVERIFIED): exit 1.`;
 
 class UsageError extends Error {}
 
@@ -128,6 +135,41 @@ async function main(argv: string[]): Promise<number> {
     const result = await releaseMachine(a.url!, { licenseId: a.license!, productId: a.product!, hwid: a.hwid! });
     console.log(describeRelease(result));
     return result.status === 'INVALID' ? 1 : 0;
+  }
+  if (command === 'update') {
+    const [action, ...options] = rest;
+    if (isHelp(action)) throw new HelpRequested();
+    if (action !== 'check' && action !== 'download') throw new UsageError(action === undefined ? 'update needs check or download' : `unknown update command ${action}`);
+    const common = ['url', 'license', 'product', 'hwid', 'keys'];
+    const a = action === 'check' ? parseArgs(options, common, ['version', 'channel']) : parseArgs(options, [...common, 'to'], ['channel']);
+    if (a.channel !== undefined && !['stable', 'beta', 'alpha'].includes(a.channel)) throw new UsageError('--channel must be stable, beta or alpha');
+    let client: LicenseClient;
+    try {
+      new URL(a.url!);
+      client = new LicenseClient({ url: a.url!, jwks: readKeys(a.keys!) });
+    } catch (err) {
+      throw err instanceof UsageError ? err : new UsageError((err as Error).message);
+    }
+    const check = await client.checkForUpdate({
+      licenseId: a.license!,
+      productId: a.product!,
+      hwid: a.hwid!,
+      ...(a.version === undefined ? {} : { version: a.version }),
+      ...(a.channel === undefined ? {} : { channel: a.channel as ReleaseChannel }),
+    });
+    if (action === 'check') {
+      console.log(describeCheck(check));
+      return check.valid ? 0 : 1;
+    }
+    let downloaded;
+    try {
+      downloaded = await client.downloadUpdate(a.to!);
+    } catch (err) {
+      console.error(`cannot write ${a.to}: ${(err as Error).message}`);
+      return 1;
+    }
+    console.log(describeDownload(downloaded));
+    return downloaded.status === 'DOWNLOADED' ? 0 : 1;
   }
   if (command === 'machine-id') {
     const a = parseArgs(rest, ['file'], []);

@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { PinnedKeys, type JwkSet } from './jws.js';
 import { releaseMachine, retryAfter, serviceUrl, type ReleaseRequest, type ReleaseResult } from './release.js';
 import { readTerms, type FeatureValue, type LicenseTerms } from './terms.js';
+import { checkForUpdate, downloadUpdate, type UpdateCheck, type UpdateContext, type UpdateDownload, type UpdateRequest } from './update.js';
 
 export interface ReceiptPayload {
   licenseId: string;
@@ -94,6 +95,8 @@ export class LicenseClient {
   private quietUntil = 0;
   /** The terms of the last VALID or VALID_OFFLINE answer (none after an INVALID one). */
   private lastTerms: LicenseTerms = NO_TERMS;
+  /** The last checkForUpdate answer: what downloadUpdate fetches unless told otherwise. */
+  private lastCheck: UpdateCheck | null = null;
 
   constructor(private readonly options: LicenseClientOptions) {
     this.keys = new PinnedKeys(options.jwks);
@@ -106,6 +109,33 @@ export class LicenseClient {
   /** Frees this machine's slot: see releaseMachine (release.ts). */
   release(request: ReleaseRequest): Promise<ReleaseResult> {
     return releaseMachine(this.options.url, request, { timeoutMs: this.timeoutMs });
+  }
+
+  private get updates(): UpdateContext {
+    return { url: this.options.url, keys: this.keys, timeoutMs: this.timeoutMs };
+  }
+
+  /**
+   * Asks the service for the newest release the license may have (POST /releases/latest, a
+   * fresh nonce, binding nothing) and trusts only its signed answer: `latest` and `valid` come
+   * from a release-check JWS signed by a pinned key that repeats this request and nonce.
+   */
+  async checkForUpdate(request: UpdateRequest): Promise<UpdateCheck> {
+    this.lastCheck = await checkForUpdate(this.updates, request);
+    return this.lastCheck;
+  }
+
+  /**
+   * Downloads the release a check found (`options.check`, else this client's last
+   * checkForUpdate) to `path`: streamed into a temporary file beside it while its sha256 is
+   * computed, checked against X-Release-Sha256 and the signed check, then renamed over
+   * `path` (atomically; nothing is written otherwise). Decided by the service exactly as a
+   * validation (the machine is bound). Rejects only for the file system's errors.
+   */
+  async downloadUpdate(path: string, options: { check?: UpdateCheck } = {}): Promise<UpdateDownload> {
+    const check = options.check ?? this.lastCheck;
+    if (!check) throw new Error('downloadUpdate needs a checkForUpdate first (or options.check)');
+    return downloadUpdate(this.updates, check, path);
   }
 
   private endpoint(path: string): string {

@@ -14,7 +14,8 @@ export interface JwkSet {
   keys: Jwk[];
 }
 
-export type JwsType = 'validation-receipt' | 'license-file';
+/** release-check: the signed answer of POST /releases/latest; download: the entry a stamped jar carries. */
+export type JwsType = 'validation-receipt' | 'license-file' | 'release-check' | 'download';
 
 /** Batch-signed receipts: the depth of every tree (so every path is TREE_DEPTH sibling hashes of 32 bytes). */
 const TREE_DEPTH = 10;

@@ -21,6 +21,9 @@ export interface LicenseTerms {
 
 const REASON = /^[A-Z][A-Z0-9_]{0,63}$/;
 
+/** A plain reason code (HWID_LIMIT_REACHED …), else null: the CLI prints it on a line of its own. */
+export const reasonCode = (value: unknown): string | null => (typeof value === 'string' && REASON.test(value) ? value : null);
+
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** Reads the terms from a verified payload; anything of the wrong type reads as absent. */
@@ -40,6 +43,6 @@ export function readTerms(payload: Record<string, unknown>): LicenseTerms {
     graceEndsAtEpochMillis: numberOrNull(payload.graceEndsAtEpochMillis),
     slotTimeoutMinutes: numberOrNull(payload.slotTimeoutMinutes),
     // a signed value, but printed on a line of its own by the CLI: only a plain reason code is taken
-    reason: typeof payload.reason === 'string' && REASON.test(payload.reason) ? payload.reason : null,
+    reason: reasonCode(payload.reason),
   });
 }

@@ -39,7 +39,7 @@ public final class PluginHarness {
         });
         ExecutorService mainThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "Server thread"));
         JavaPlugin plugin = (JavaPlugin) Class.forName(args[0]).getDeclaredConstructor().newInstance();
-        plugin.init(new File(args[1]), new Server(new BukkitScheduler(mainThread)), new FileConfiguration(Map.of("license-key", args[2])));
+        plugin.init(new File(args[1]), new Server(new BukkitScheduler(mainThread), new File(new File(args[1]).getParentFile(), "update")), new FileConfiguration(Map.of("license-key", args[2])));
         long enableStarted = System.nanoTime();
         mainThread.submit(plugin::onEnable).get();
         System.out.println("onEnable returned in ms " + (System.nanoTime() - enableStarted) / 1_000_000);

@@ -3,7 +3,7 @@ package org.bukkit.scheduler;
 import java.util.concurrent.ExecutorService;
 import org.bukkit.plugin.Plugin;
 
-/** Stub: runTask queues the task on the server's main thread. */
+/** Stub: runTask queues the task on the server's main thread; runTaskAsynchronously runs it on a thread of its own. */
 public final class BukkitScheduler {
     private final ExecutorService mainThread;
 
@@ -15,4 +15,12 @@ public final class BukkitScheduler {
         var future = mainThread.submit(task);
         return () -> future.cancel(false);
     }
+
+    public BukkitTask runTaskAsynchronously(Plugin plugin, Runnable task) {
+        Thread thread = new Thread(task, "Craft Scheduler Thread - " + ASYNC.incrementAndGet());
+        thread.start();
+        return thread::interrupt;
+    }
+
+    private static final java.util.concurrent.atomic.AtomicInteger ASYNC = new java.util.concurrent.atomic.AtomicInteger();
 }

@@ -17,6 +17,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -48,6 +49,9 @@ public final class LicenseClient {
     private volatile long quietUntil;
     /** The terms of the last VALID or VALID_OFFLINE answer (none after an INVALID one). */
     private volatile LicenseTerms lastTerms = LicenseTerms.NONE;
+    private final ReleaseUpdates updates;
+    /** The last checkForUpdate answer: what downloadUpdate(Path) fetches. */
+    private volatile UpdateCheck lastCheck;
 
     /**
      * @param url        the licensing service, e.g. https://licensing.example.com
@@ -68,6 +72,49 @@ public final class LicenseClient {
         // No redirects: an answer must come from the configured service.
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(timeout).build();
+        this.updates = new ReleaseUpdates(url, keys, http, timeout);
+    }
+
+    /**
+     * Asks the service for the newest release the license may have in the channel
+     * ({@code POST /releases/latest}, a fresh nonce, binding nothing) and trusts only its signed
+     * answer: a release-check JWS signed by a pinned key that repeats this request and nonce.
+     * Blocks for up to the timeout: call it off the server's main thread.
+     *
+     * @param hwid    this machine's id, as in validate (null: none sent)
+     * @param version the version this copy runs (null: none; then any release is an update)
+     * @param channel stable, beta or alpha (null: stable)
+     */
+    public UpdateCheck checkForUpdate(String licenseId, String productId, String hwid, String version, String channel) {
+        UpdateCheck check = updates.check(new UpdateCheck.Request(Objects.requireNonNull(licenseId, "licenseId"),
+                Objects.requireNonNull(productId, "productId"), hwid, version, channel));
+        lastCheck = check;
+        return check;
+    }
+
+    /** {@link #checkForUpdate(String, String, String, String, String)} in the stable channel. */
+    public UpdateCheck checkForUpdate(String licenseId, String productId, String hwid, String version) {
+        return checkForUpdate(licenseId, productId, hwid, version, null);
+    }
+
+    /**
+     * Downloads the release {@code check} found to {@code path}: streamed into a temporary file
+     * beside it while its sha256 is computed, checked against X-Release-Sha256 and the signed
+     * check, then moved over {@code path} atomically (nothing is written otherwise). The service
+     * decides it exactly as a validation (the machine is bound). Blocks until the file is
+     * written: call it off the server's main thread.
+     *
+     * @throws IOException only for the file system's errors (the folder cannot be written)
+     */
+    public UpdateDownload downloadUpdate(Path path, UpdateCheck check) throws IOException {
+        return updates.download(Objects.requireNonNull(check, "check"), path);
+    }
+
+    /** {@link #downloadUpdate(Path, UpdateCheck)} with this client's last {@link #checkForUpdate} answer. */
+    public UpdateDownload downloadUpdate(Path path) throws IOException {
+        UpdateCheck check = lastCheck;
+        if (check == null) throw new IllegalStateException("downloadUpdate needs a checkForUpdate first");
+        return downloadUpdate(path, check);
     }
 
     /** Frees this machine's slot ({@code hwid} and/or {@code ip}): see {@link SelfRelease}. */

@@ -45,9 +45,14 @@ public final class LicenseTerms {
                 }
             }
         }
-        String reason = payload.get("reason") instanceof String s && REASON.matcher(s).matches() ? s : null;
+        String reason = reasonCode(payload.get("reason"));
         return new LicenseTerms(Collections.unmodifiableMap(features), asLong(payload.get("expiresAtEpochMillis")),
                 payload.containsKey("expiresAtEpochMillis"), asLong(payload.get("graceEndsAtEpochMillis")), asLong(payload.get("slotTimeoutMinutes")), reason);
+    }
+
+    /** A plain reason code (HWID_LIMIT_REACHED …), else null: the command line prints it on a line of its own. */
+    static String reasonCode(Object value) {
+        return value instanceof String s && REASON.matcher(s).matches() ? s : null;
     }
 
     private static Long asLong(Object value) {

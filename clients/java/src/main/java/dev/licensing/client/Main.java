@@ -20,12 +20,18 @@ public final class Main {
               java -jar license-client.jar verify-file --keys JWKS_FILE --license-file FILE --product ID [--hwid HWID]
               java -jar license-client.jar release --url URL --license KEY --product ID --hwid HWID
               java -jar license-client.jar machine-id --file FILE
+              java -jar license-client.jar update check --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE [--version V] [--channel C]
+              java -jar license-client.jar update download --url URL --license KEY --product ID --hwid HWID --keys JWKS_FILE --to FILE [--channel C]
               java -jar license-client.jar --help
 
             validate and verify-file: a valid answer prints VALID, VALID GRACE <grace end> or VALID_OFFLINE,
             then "expires <ISO-8601>" ("expires never"; "expires unknown" from an older service) and
             "features {...}" (JSON): exit 0. A refusal prints INVALID <why> (e.g. INVALID REJECTED,
-            INVALID BLOCKED): exit 1. Usage errors exit 2.""";
+            INVALID BLOCKED): exit 1. Usage errors exit 2.
+            update check: UPDATE <version> <sha256> (a newer release than --version), UP_TO_DATE <version>
+            or UP_TO_DATE (none this license may have): exit 0. update download: the newest release the
+            license may have, checked against the signed answer, written to FILE: DOWNLOADED <version> <path>,
+            exit 0. A refusal prints INVALID <why> (e.g. INVALID REJECTED, INVALID UNVERIFIED): exit 1.""";
 
     private static final class UsageError extends Exception {
         private static final long serialVersionUID = 1L;
@@ -104,6 +110,7 @@ public final class Main {
             System.out.println(result);
             return result.status() == ReleaseResult.Status.INVALID ? 1 : 0;
         }
+        if (command.equals("update")) return update(rest);
         if (command.equals("machine-id")) {
             Map<String, String> a = parse(rest, List.of("file"), List.of());
             try {
@@ -114,6 +121,48 @@ public final class Main {
             return 0;
         }
         throw new UsageError("unknown command " + command);
+    }
+
+    /** {@code update check|download}: the signed check, then (download) the checked release written to --to. */
+    private static int update(String[] args) throws UsageError, HelpRequested {
+        if (args.length == 0) throw new UsageError("update needs check or download");
+        if (isHelp(args[0])) throw new HelpRequested();
+        String action = args[0];
+        if (!action.equals("check") && !action.equals("download")) throw new UsageError("unknown update command " + action);
+        String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+        List<String> common = List.of("url", "license", "product", "hwid", "keys");
+        Map<String, String> a = action.equals("check")
+                ? parse(rest, common, List.of("version", "channel"))
+                : parse(rest, concat(common, "to"), List.of("channel"));
+        String channel = a.get("channel");
+        if (channel != null && !List.of("stable", "beta", "alpha").contains(channel)) throw new UsageError("--channel must be stable, beta or alpha");
+        LicenseClient client;
+        try {
+            java.net.URI.create(a.get("url")).toURL();
+            client = new LicenseClient(a.get("url"), keys(a.get("keys")), null, 0, Duration.ofSeconds(10));
+        } catch (IllegalArgumentException | java.net.MalformedURLException e) {
+            throw new UsageError("--url " + a.get("url") + ": " + e.getMessage());
+        }
+        UpdateCheck check = client.checkForUpdate(a.get("license"), a.get("product"), a.get("hwid"), a.get("version"), channel);
+        if (action.equals("check")) {
+            System.out.println(check);
+            return check.valid() ? 0 : 1;
+        }
+        UpdateDownload result;
+        try {
+            result = client.downloadUpdate(Path.of(a.get("to")), check);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("cannot write " + a.get("to") + ": " + e.getMessage());
+            return 1;
+        }
+        System.out.println(result);
+        return result.downloaded() ? 0 : 1;
+    }
+
+    private static List<String> concat(List<String> names, String name) {
+        List<String> out = new java.util.ArrayList<>(names);
+        out.add(name);
+        return out;
     }
 
     /**

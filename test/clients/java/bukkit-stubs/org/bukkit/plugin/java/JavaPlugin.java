@@ -8,6 +8,7 @@ import java.util.logging.Logger;
 import org.bukkit.Server;
 import org.bukkit.configuration.file.FileConfiguration;
 import org.bukkit.plugin.Plugin;
+import org.bukkit.plugin.PluginDescriptionFile;
 
 /**
  * Stub of Bukkit's JavaPlugin: the harness sets the data folder, server and config;
@@ -39,6 +40,16 @@ public abstract class JavaPlugin implements Plugin {
 
     public Logger getLogger() {
         return logger;
+    }
+
+    /** plugin.yml's fields; the harness takes the version from -Dplugin.version (default 1.0.0). */
+    public PluginDescriptionFile getDescription() {
+        return new PluginDescriptionFile(getClass().getSimpleName(), System.getProperty("plugin.version", "1.0.0"));
+    }
+
+    /** The plugin's jar: plugins/&lt;class name&gt;.jar beside the data folder. */
+    protected File getFile() {
+        return new File(dataFolder.getParentFile(), getClass().getSimpleName() + ".jar");
     }
 
     public InputStream getResource(String filename) {
