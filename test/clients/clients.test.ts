@@ -555,7 +555,7 @@ for (const client of CLIENTS) {
       expect(await validate(hidden, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED' });
     }, 120_000);
 
-    it('prints VALID GRACE <grace end> for a bound machine in grace, INVALID REJECTED EXPIRED for a new one; the license file agrees', async () => {
+    it('prints VALID GRACE <grace end> for a bound machine in grace, INVALID REJECTED GRACE_UNBOUND for a new one; the license file agrees', async () => {
       const product = await createProduct(t, { revealReasons: true });
       const license = await newLicense(t, { productId: product.id, graceDays: 3, expiresAtEpochMillis: Date.now() + 86_400_000 });
       expect((await validate(license, 'HW-1')).line).toBe('VALID');
@@ -563,7 +563,7 @@ for (const client of CLIENTS) {
       expect((await t.admin('PATCH', `/licenses/${license.id}`, { body: { expiresAtEpochMillis: expiredAt } })).status).toBe(200);
       const graceEnd = new Date(expiredAt + 3 * 86_400_000).toISOString();
       expect(await validate(license, 'HW-1')).toMatchObject({ code: 0, line: `VALID GRACE ${graceEnd}` });
-      expect(await validate(license, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED EXPIRED' });
+      expect(await validate(license, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID REJECTED GRACE_UNBOUND' });
       const file = await issueFile(license.id);
       expect(await verifyFile(file, license.productId, 'HW-1')).toMatchObject({ code: 0, line: `VALID GRACE ${graceEnd}` });
       expect(await verifyFile(file, license.productId, 'HW-2')).toMatchObject({ code: 1, stdout: 'INVALID HWID_NOT_ALLOWED' });

@@ -143,14 +143,17 @@ for (const client of CLIENTS) {
       expect((await t.req('POST', '/licenses/validate', { body: { licenseId: license.id, productId: product.id, hwid: 'HW-2' } })).json.valid).toBe(false);
     }, 120_000);
 
-    it('download: a jar arrives whole, with the sha256 of the bytes the service sent', async () => {
+    it('download: a jar arrives whole and stamped, with the sha256 of the bytes the service sent', async () => {
       const product = await createProduct(t);
       const license = await newLicense(t, { productId: product.id });
       const release = await newRelease(t, product.id, { version: '4.0.0', bytes: jar('4.0.0'), name: 'Demo-4.0.0.jar' });
       const to = fresh('Demo.jar');
       expect(await download(t.baseUrl, license, to)).toMatchObject({ code: 0, stdout: `DOWNLOADED 4.0.0 ${to}` });
       const [recorded] = (await t.admin('GET', `/releases/${release.id}/downloads`)).json as { sha256: string }[];
-      expect(sha256(readFileSync(to))).toBe(recorded!.sha256); // the stamped bytes, once the jar library stamps
+      // the stamped bytes (with the signed download entry), not the release file: accepted by that entry
+      expect(sha256(readFileSync(to))).toBe(recorded!.sha256);
+      expect(recorded!.sha256).not.toBe(release.file.sha256);
+      expect(readFileSync(to).includes(DOWNLOAD_ENTRY)).toBe(true);
     }, 120_000);
 
     it('a refused license: INVALID REJECTED, exit 1, nothing written; a refusal at the download itself gives its reason', async () => {
