@@ -227,11 +227,11 @@ export async function insertAttemptsIfStillBound(db: Db, attempts: readonly Guar
                              ${attempts.map((a) => a.clientVersion ?? null)}::text[])
           WITH ORDINALITY AS x(id, ip, hwid, version, ts, client_version, i)),
       ok AS (
-        SELECT k.id, k.ip, k.hwid, k.version, p.features, p.reveal_reasons, t.features AS tier_features
+        SELECT k.id, k.ip, k.hwid, k.version, p.features, p.reveal_reasons,
+          CASE WHEN l.tier IS NULL THEN NULL ELSE (SELECT t.features FROM product_tiers t WHERE t.product_id = l.product_id AND t.code = l.tier) END AS tier_features
         FROM (SELECT DISTINCT id, ip, hwid, version FROM x) k
         JOIN licenses l ON l.id = k.id AND l.version = k.version
         JOIN products p ON p.id = l.product_id
-        LEFT JOIN product_tiers t ON t.product_id = l.product_id AND t.code = l.tier
         WHERE EXISTS (SELECT 1 FROM license_ips b WHERE b.license_id = k.id AND b.ip = k.ip)
           AND EXISTS (SELECT 1 FROM license_hwids b WHERE b.license_id = k.id AND b.hwid = k.hwid)
         FOR KEY SHARE OF l),
