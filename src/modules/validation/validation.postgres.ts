@@ -30,7 +30,7 @@ import { getLicenseWithoutHistory } from '../licenses/licenses.service.js';
 import { EXPIRY_START_ACTOR, expiryStartAudit } from '../licenses/expiry-clock.js';
 import { decideValidation, shortfall, writesNothing, type Decision } from './validation.decision.js';
 import { outcomeOf, startedExpiry, validationFacts, type LicenseLimits } from './validation.facts.js';
-import { PruneSchedule } from './validation.history.js';
+import { PruneSchedule, PruneThrottle } from './validation.history.js';
 import * as repo from './validation.repository.js';
 import {
   ATTEMPTS_PER_INSERT,
@@ -116,7 +116,7 @@ async function lookLocked(trx: Db, kind: SlotKind, req: ValidationRequest, licen
 }
 
 export function createPostgresValidator(db: Db, historyMax: number, events: EventGate): Validator {
-  const pruning = new PruneSchedule(historyMax);
+  const pruneDue = new PruneSchedule(historyMax);
   // The lock-free reads of validations that arrive together go in one statement: one round
   // trip and one snapshot for all, as their attempts share one insert.
   const reads = new GroupCommit<repo.BindingQuery, repo.LicenseAndBindings | undefined>(
@@ -265,7 +265,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     const now = clock.now();
     const fast = await recordFromBoundFacts(req, now);
     if (fast) {
-      if (pruning.due(req.licenseId)) prune(req.licenseId);
+      if (pruneDue.due(req.licenseId)) prune(req.licenseId);
       return fast;
     }
     const decided = await decideWithoutLock(req, now);
@@ -288,27 +288,21 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       if (!committedWith) return unknownLicense(now); // the license was deleted meanwhile: nothing recorded
       result = { ...decided.result, committedWith };
     }
-    if (pruning.due(req.licenseId)) prune(req.licenseId);
+    if (pruneDue.due(req.licenseId)) prune(req.licenseId);
     return result;
   };
 
   // History pruning runs beside the answers, not before them: a request that happens to
-  // make a history due is not the one that waits for the DELETE. One prune per license at a time.
-  const pruningNow = new Map<string, Promise<void>>();
-  const prune = (licenseId: string) => {
-    if (pruningNow.has(licenseId)) return;
-    const run = repo
-      .pruneAttempts(db, licenseId, historyMax)
-      .catch(() => undefined) // the next due prune tries again; a database outage shows on the requests themselves
-      .finally(() => pruningNow.delete(licenseId));
-    pruningNow.set(licenseId, run);
-  };
+  // make a history due is not the one that waits for the DELETE (PruneThrottle: one at a time
+  // per license, at most one a second).
+  const pruning = new PruneThrottle((licenseId) => repo.pruneAttempts(db, licenseId, historyMax));
+  const prune = (licenseId: string) => pruning.request(licenseId);
 
   return {
     validate,
     close: async () => {
       await Promise.all([guarded.drain(), reads.drain(), attempts.drain()]);
-      await Promise.all(pruningNow.values());
+      await pruning.close();
     },
   };
 }
