@@ -1,7 +1,7 @@
-// Stamped jars, end to end (needs the jar library of src/lib/jars, not its stand-in, and
-// Java 17's javac, jar and java): a plugin jar with the four placeholders is uploaded,
-// downloaded stamped for a license, run with `java` to print what it holds, traced back to
-// its download by its signed entry and, with the entry stripped, by a stamped constant.
+// Stamped jars, end to end (src/lib/jars, and Java 17's javac, jar and java): a plugin jar
+// with the four placeholders is uploaded, downloaded stamped for a license, run with `java`
+// to print what it holds, traced back to its download by its signed entry and, with the
+// entry stripped, by a stamped constant.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
