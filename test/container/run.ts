@@ -100,15 +100,18 @@ async function findEngine(): Promise<Engine> {
 /**
  * One request. A 503 from the service that could not reach its database in time (its pool's
  * 5 s connect timeout: seen in CI with podman's networks on a loaded machine, a request
- * waiting exactly 5 s) is tried again once after a second, as a client's next call would,
- * and reported; /readyz polls are left alone.
+ * waiting exactly 5 s, on both instances at once right after the stack came up) is tried
+ * again after a second, at most twice, as a client's next calls would, and reported; /readyz
+ * polls are left alone.
  */
 async function api(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
-  const res = await request(baseUrl, method, path, options);
-  if (res.status !== 503 || path === '/readyz') return res;
-  say(`${method} ${path} answered 503 (${res.text}); trying again once`);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  return request(baseUrl, method, path, options);
+  let res = await request(baseUrl, method, path, options);
+  for (let retry = 1; res.status === 503 && path !== '/readyz' && retry <= 2; retry += 1) {
+    say(`${method} ${path} answered 503 (${res.text}); trying again (${retry} of 2)`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    res = await request(baseUrl, method, path, options);
+  }
+  return res;
 }
 
 async function signIn(baseUrl: string, username: string, password: string): Promise<string> {
