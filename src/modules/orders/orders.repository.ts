@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { afterKey, withPage, withSort, type Page, type Sort, type SortColumns } from '../../db/list-queries.js';
 import type { OrderRow } from '../../db/schema.js';
@@ -15,34 +16,18 @@ const CHUNK = 500;
 export const findOrder = (db: Db, id: string) =>
   db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** Orders with an item row (a product or a license) of this id: one index probe per order. */
+const holding = (items: 'order_products' | 'order_licenses', id: string) =>
+  sql<boolean>`exists (select 1 from ${sql.table(items)} i where i.order_id = orders.id and i.${sql.raw(items === 'order_products' ? 'product_id' : 'license_id')} = ${id})`;
+
 /** The orders the filter matches, before paging: the list and its count share it. */
 function matchingOrders(db: Db, filter: OrderFilter) {
   let query = db.selectFrom('orders');
   if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
-  if (filter.licenseId !== undefined) {
-    const licenseId = filter.licenseId;
-    // Its licenseId is always among its licenses (orders.service.ts), so one index probe says both.
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('order_licenses')
-          .select('order_licenses.order_id')
-          .whereRef('order_licenses.order_id', '=', 'orders.id')
-          .where('order_licenses.license_id', '=', licenseId),
-      ),
-    );
-  }
+  // An order's licenseId is always among its licenses (orders.service.ts), so one probe says both.
+  if (filter.licenseId !== undefined) query = query.where(holding('order_licenses', filter.licenseId));
   if (filter.refunded !== undefined) query = query.where('refunded_at', filter.refunded ? 'is not' : 'is', null);
-  if (filter.productId !== undefined) {
-    const productId = filter.productId;
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('order_products')
-          .select('order_products.order_id')
-          .whereRef('order_products.order_id', '=', 'orders.id')
-          .where('order_products.product_id', '=', productId),
-      ),
-    );
-  }
+  if (filter.productId !== undefined) query = query.where(holding('order_products', filter.productId));
   return query;
 }
 
