@@ -77,5 +77,27 @@ describe('GroupCommit', () => {
     expect(await Promise.all([second, third])).toEqual([2, 3]);
     await group.drain();
   });
-});
 
+  it("with gather 'callback', takes what one settled promise's continuations submit, before the loop turns", async () => {
+    const batches: string[][] = [];
+    const group = new GroupCommit<string, string>((batch) => {
+      batches.push(batch.map((p) => p.item));
+      for (const p of batch) p.resolve(p.item);
+    }, { gather: 'callback' });
+    let settle!: () => void;
+    const committed = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    // Continuations of different depths, as request handlers awaiting through several async functions.
+    const deep = async (n: number, name: string): Promise<string> => (n === 0 ? group.submit(name) : deep(n - 1, name));
+    const answers = ['a', 'b', 'c'].map((name, i) => committed.then(() => deep(i * 3, name)));
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    settle();
+    expect(await Promise.all(answers)).toEqual(['a', 'b', 'c']);
+    expect(batches).toEqual([['a', 'b', 'c']]);
+    expect(turned).toBe(false); // cut within the same callback, not after the poll phase
+  });
+});

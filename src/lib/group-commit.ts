@@ -18,6 +18,13 @@ export interface GroupCommitOptions {
   maxInFlight?: number;
   /** Report each batch to the group-commit metrics (default true; false for batched reads, which commit nothing). */
   observed?: boolean;
+  /**
+   * When a batch is cut: 'poll' (default) after the event loop's poll phase (setImmediate),
+   * so every request read in it joins; 'callback' as soon as the callback that submitted and every promise
+   * continuation it set off have run, so the answers one settled batch releases together
+   * form the next batch without waiting for another turn of the loop.
+   */
+  gather?: 'poll' | 'callback';
 }
 
 export class GroupCommit<I, O> {
@@ -27,6 +34,7 @@ export class GroupCommit<I, O> {
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
   private readonly observed: boolean;
+  private readonly defer: (run: () => void) => void;
 
   /**
    * `runBatch` must settle every entry it is given; if it throws, the entries it left
@@ -34,8 +42,10 @@ export class GroupCommit<I, O> {
    */
   constructor(
     private readonly runBatch: (batch: Pending<I, O>[]) => Promise<void> | void,
-    { maxBatch = 512, maxInFlight = 1, observed = true }: GroupCommitOptions = {},
+    { maxBatch = 512, maxInFlight = 1, observed = true, gather = 'poll' }: GroupCommitOptions = {},
   ) {
+    // A nextTick queued from a promise continuation runs once the microtask queue is empty.
+    this.defer = gather === 'poll' ? setImmediate : process.nextTick;
     this.maxBatch = maxBatch;
     this.maxInFlight = maxInFlight;
     this.observed = observed;
@@ -59,9 +69,7 @@ export class GroupCommit<I, O> {
   private schedule(): void {
     if (this.scheduled || this.running.size >= this.maxInFlight) return;
     this.scheduled = true;
-    // setImmediate runs after the current poll phase: every request whose body was read
-    // in this loop iteration joins the batch.
-    setImmediate(() => {
+    this.defer(() => {
       this.scheduled = false;
       if (this.queue.length === 0) return;
       const run: Promise<void> = this.flush(this.queue.splice(0, this.maxBatch)).finally(() => {

@@ -1,6 +1,6 @@
 // Batch-signed receipts on the request path: each answer that asked for one waits here
-// until the event loop's current turn has passed (GroupCommit), then the answers gathered
-// form trees, at most TREE_LEAVES each, one per group commit they were committed in and per
+// until the callback that released it has run its course (GroupCommit, gather 'callback':
+// the answers of one group commit are released together), then the answers gathered form trees, at most TREE_LEAVES each, one per group commit they were committed in and per
 // signing key, and each tree gets one signature (tree-signer.ts). Answers only come here
 // once committed, so no tree ever holds an answer that was not.
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
@@ -65,7 +65,12 @@ export function createBatchSigner(keys: KeyRing, treeSigner: TreeSigner): BatchS
       leaves.forEach((p, i) => p.resolve(receipts[t]![i]!));
     });
   };
-  const pending = new GroupCommit<Leaf, string>(signBatch, { maxBatch: 64 * TREE_LEAVES, maxInFlight: 2, observed: false });
+  const pending = new GroupCommit<Leaf, string>(signBatch, {
+    maxBatch: 64 * TREE_LEAVES,
+    maxInFlight: 2,
+    observed: false,
+    gather: 'callback', // a group commit's answers are released together: sign them without waiting a turn
+  });
   return {
     sign: (kids, payload, group) => pending.submit({ kids, payloadJson: JSON.stringify(payload), group }),
     async close() {
