@@ -1,7 +1,7 @@
 // Batch-signed receipts (DECISIONS.md "Batch-signed receipts"): one tree of answers, one
 // Ed25519 signature over its root, and per answer the receipt `hdr..sig~claims~idx~path`.
 // Pure and synchronous, so the same code runs on the main thread or in the signing worker.
-import { randomBytes, sign, type KeyObject } from 'node:crypto';
+import { randomFillSync, sign, type KeyObject } from 'node:crypto';
 import { buildTree, TREE_LEAVES } from './merkle.js';
 
 export const BATCH_RECEIPT_TYPE = 'validation-receipt+mt';
@@ -26,7 +26,7 @@ export function saltedClaims(payloadJson: string, salt: Buffer): string {
 export function signTree(tree: TreeToSign, privateKey: KeyObject): string[] {
   const count = tree.payloads.length;
   if (count === 0 || count > TREE_LEAVES) throw new RangeError(`a tree holds 1 to ${TREE_LEAVES} answers, not ${count}`);
-  const salts = tree.salts ?? splitSalts(randomBytes(SALT_BYTES * count));
+  const salts = tree.salts ?? freshSalts(count);
   const claims = tree.payloads.map((json, i) => saltedClaims(json, salts[i]!));
   const { root, paths } = buildTree(claims);
   const signature = sign(null, Buffer.from(`${tree.header}.${root.toString('base64url')}`), privateKey).toString('base64url');
@@ -34,5 +34,18 @@ export function signTree(tree: TreeToSign, privateKey: KeyObject): string[] {
   return claims.map((c, i) => `${prefix}${c}~${i}~${paths[i]!.toString('base64url')}`);
 }
 
-const splitSalts = (bytes: Buffer): Buffer[] =>
-  Array.from({ length: bytes.length / SALT_BYTES }, (_, i) => bytes.subarray(i * SALT_BYTES, (i + 1) * SALT_BYTES));
+// Salts come from a pool of random bytes refilled a tree's worth at a time (one system call
+// per 1,024 salts, not one per tree); each byte is handed out once. They are views of the
+// pool: signTree has turned them into claims before the pool can be refilled.
+const pool = Buffer.alloc(SALT_BYTES * TREE_LEAVES);
+let poolUsed = pool.length;
+
+function freshSalts(count: number): Buffer[] {
+  if (pool.length - poolUsed < SALT_BYTES * count) {
+    randomFillSync(pool);
+    poolUsed = 0;
+  }
+  const salts = Array.from({ length: count }, (_, i) => pool.subarray(poolUsed + i * SALT_BYTES, poolUsed + (i + 1) * SALT_BYTES));
+  poolUsed += SALT_BYTES * count;
+  return salts;
+}
