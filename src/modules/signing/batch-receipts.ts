@@ -1,6 +1,5 @@
 // Batch-signed receipts (DECISIONS.md "Batch-signed receipts"): one tree of answers, one
 // Ed25519 signature over its root, and per answer the receipt `hdr..sig~claims~idx~path`.
-// Pure and synchronous, so the same code runs on the main thread or in the signing worker.
 import { randomFillSync, sign, type KeyObject } from 'node:crypto';
 import { buildTree, TREE_LEAVES } from './merkle.js';
 

@@ -1,14 +1,15 @@
 // Batch-signed receipts on the request path: each answer that asked for one waits here
 // until the callback that released it has run its course (GroupCommit, gather 'callback':
-// the answers of one group commit are released together), then the answers gathered form trees, at most TREE_LEAVES each, one per group commit they were committed in and per
-// signing key, and each tree gets one signature (tree-signer.ts). Answers only come here
-// once committed, so no tree ever holds an answer that was not.
+// the answers of one group commit are released together), then the answers gathered form
+// trees, at most TREE_LEAVES each, one per group commit they were committed in and per
+// signing key, and each tree gets one signature, on the event loop (docs/decisions.md: it
+// measured faster than a signing worker). Answers only come here once committed, so no
+// tree ever holds an answer that was not.
 import { GroupCommit, type Pending } from '../../lib/group-commit.js';
-import { BATCH_RECEIPT_TYPE } from './batch-receipts.js';
+import { BATCH_RECEIPT_TYPE, signTree } from './batch-receipts.js';
 import type { KeyRing } from './key-ring.js';
 import type { SigningKey } from './key-material.js';
 import { TREE_LEAVES } from './merkle.js';
-import type { TreeSigner } from './tree-signer.js';
 
 /**
  * The answers that committed together share one (the engine's token for one group commit);
@@ -26,11 +27,11 @@ interface Leaf {
 export interface BatchSigner {
   /** The batch receipt of a committed answer's payload. */
   sign(kids: readonly string[], payload: object, group: TreeGroup): Promise<string>;
-  /** Waits for the receipts under way, then stops the tree signer. */
+  /** Waits for the receipts under way. */
   close(): Promise<void>;
 }
 
-export function createBatchSigner(keys: KeyRing, treeSigner: TreeSigner): BatchSigner {
+export function createBatchSigner(keys: KeyRing): BatchSigner {
   const signBatch = async (batch: Pending<Leaf, string>[]): Promise<void> => {
     // The key current now (for each pinned set asked): one tree, one key.
     const keyFor = new Map<string, Promise<SigningKey>>();
@@ -51,19 +52,16 @@ export function createBatchSigner(keys: KeyRing, treeSigner: TreeSigner): BatchS
       if (!tree) byKey.set(key.kid, (tree = { key, leaves: [] }));
       tree.leaves.push(p);
     });
-    const toSign: { key: SigningKey; leaves: Pending<Leaf, string>[] }[] = [];
     for (const byKey of trees.values()) {
       for (const { key, leaves } of byKey.values()) {
-        for (let i = 0; i < leaves.length; i += TREE_LEAVES) toSign.push({ key, leaves: leaves.slice(i, i + TREE_LEAVES) });
+        for (let i = 0; i < leaves.length; i += TREE_LEAVES) {
+          const tree = leaves.slice(i, i + TREE_LEAVES);
+          const receipts = signTree({ header: key.headers[BATCH_RECEIPT_TYPE], payloads: tree.map((p) => p.item.payloadJson) }, key.privateKey);
+          keys.signed(key);
+          tree.forEach((p, j) => p.resolve(receipts[j]!));
+        }
       }
     }
-    const receipts = await treeSigner.sign(
-      toSign.map(({ key, leaves }) => ({ key, tree: { header: key.headers[BATCH_RECEIPT_TYPE], payloads: leaves.map((p) => p.item.payloadJson) } })),
-    );
-    toSign.forEach(({ key, leaves }, t) => {
-      keys.signed(key);
-      leaves.forEach((p, i) => p.resolve(receipts[t]![i]!));
-    });
   };
   const pending = new GroupCommit<Leaf, string>(signBatch, {
     maxBatch: 64 * TREE_LEAVES,
@@ -73,9 +71,6 @@ export function createBatchSigner(keys: KeyRing, treeSigner: TreeSigner): BatchS
   });
   return {
     sign: (kids, payload, group) => pending.submit({ kids, payloadJson: JSON.stringify(payload), group }),
-    async close() {
-      await pending.drain();
-      await treeSigner.close();
-    },
+    close: () => pending.drain(),
   };
 }

