@@ -134,8 +134,8 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
   const boundFacts = new BoundFactsCache();
   // One batch in flight: the requests that arrive while it commits form the next one, twice
   // as large as with four in flight, and PostgreSQL spends a third less per validation
-  // (docs/decisions.md, "PostgreSQL validations at half of bare"). A batch stalled behind a lock delays the next
-  // for at most the statement timeout (503s, database-outage.test.ts).
+  // (docs/decisions.md, "PostgreSQL validations at half of bare"). A batch stalled behind a
+  // lock delays the next for at most the statement timeout (503s, database-outage.test.ts).
   const guarded = new GroupCommit<repo.GuardedAttempt, GuardedCommitted | null>((batch) => recordIfStillBound(db, batch), {
     maxBatch: ATTEMPTS_PER_INSERT.postgres,
     maxInFlight: 1,
