@@ -20,9 +20,9 @@ export interface GroupCommitOptions {
   observed?: boolean;
   /**
    * When a batch is cut: 'poll' (default) after the event loop's poll phase (setImmediate),
-   * so every request read in it joins; 'callback' as soon as the callback that submitted and every promise
-   * continuation it set off have run, so the answers one settled batch releases together
-   * form the next batch without waiting for another turn of the loop.
+   * so every request read in it joins; 'callback' as soon as the callback that submitted and
+   * every promise continuation it set off have run (process.nextTick), so the answers one
+   * settled batch releases together form the next batch without another turn of the loop.
    */
   gather?: 'poll' | 'callback';
 }
