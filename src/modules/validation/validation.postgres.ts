@@ -265,7 +265,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
     const now = clock.now();
     const fast = await recordFromBoundFacts(req, now);
     if (fast) {
-      if (pruneDue.due(req.licenseId)) prune(req.licenseId);
+      if (pruneDue.due(req.licenseId)) pruning.request(req.licenseId);
       return fast;
     }
     const decided = await decideWithoutLock(req, now);
@@ -288,7 +288,7 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
       if (!committedWith) return unknownLicense(now); // the license was deleted meanwhile: nothing recorded
       result = { ...decided.result, committedWith };
     }
-    if (pruneDue.due(req.licenseId)) prune(req.licenseId);
+    if (pruneDue.due(req.licenseId)) pruning.request(req.licenseId);
     return result;
   };
 
@@ -296,7 +296,6 @@ export function createPostgresValidator(db: Db, historyMax: number, events: Even
   // make a history due is not the one that waits for the DELETE (PruneThrottle: one at a time
   // per license, at most one a second).
   const pruning = new PruneThrottle((licenseId) => repo.pruneAttempts(db, licenseId, historyMax));
-  const prune = (licenseId: string) => pruning.request(licenseId);
 
   return {
     validate,
